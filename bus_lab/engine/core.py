@@ -1,0 +1,334 @@
+"""The game-agnostic core: parameters, ``Game`` and ``State``.
+
+The protocol follows OpenSpiel's: a state is either a *chance node* (a card is about to be drawn
+or revealed; :meth:`State.chance_outcomes` gives every outcome with its exact probability), a
+*decision node* of one seat, or *terminal*. Every change of state is one call of
+:meth:`State.apply_action`, so the list of actions applied (:meth:`State.history`) is the whole
+game: replaying it rebuilds the state, which gives save/load, undo and exact odds.
+
+Standard library only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Iterable
+
+from bus_lab.engine.errors import IllegalActionError, OptionNotBuiltError, ParameterError
+from bus_lab.engine.events import Event
+
+#: ``current_player()`` at a chance node (a draw or reveal).
+CHANCE = -1
+#: ``current_player()`` once the game is over.
+TERMINAL = -4
+
+
+@dataclass(frozen=True)
+class Param:
+    """One game parameter: its default and what it may be.
+
+    Attributes:
+        name (str): keyword used in ``load_game(name, **params)``.
+        default: value used when the parameter is not given.
+        doc (str): one line for the settings panel and error messages.
+        choices (tuple | None): the allowed values, when they are a list.
+        bounds (tuple[int, int] | None): inclusive integer range, when they are a range.
+        built (tuple | None): the values playable in this version; other allowed values raise
+            :class:`OptionNotBuiltError`. ``None`` means every allowed value is built.
+    """
+
+    name: str
+    default: Any
+    doc: str = ""
+    choices: tuple | None = None
+    bounds: tuple[int, int] | None = None
+    built: tuple | None = None
+
+    def allowed_text(self) -> str:
+        """Describe the allowed values in words, e.g. ``"an integer from 2 to 8"``."""
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.bounds is not None:
+            return f"an integer from {self.bounds[0]} to {self.bounds[1]}"
+        return "any value"
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if allowed.
+
+        Raises:
+            ParameterError: the value is not allowed (the message names the allowed values).
+            OptionNotBuiltError: allowed by the rules but not playable in this version.
+        """
+        if self.choices is not None and value not in self.choices:
+            raise ParameterError(f"{self.name}={value!r} is not allowed: use {self.allowed_text()}")
+        if self.bounds is not None:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ParameterError(f"{self.name}={value!r} is not allowed: use {self.allowed_text()}")
+            lo, hi = self.bounds
+            if not lo <= value <= hi:
+                raise ParameterError(f"{self.name}={value!r} is out of range: use {self.allowed_text()}")
+        if self.built is not None and value not in self.built:
+            playable = ", ".join(repr(b) for b in self.built)
+            raise OptionNotBuiltError(
+                f"{self.name}={value!r} is part of the rules but not playable in this version yet; "
+                f"playable now: {playable}"
+            )
+        return value
+
+
+class Game:
+    """A game with its parameters fixed: the factory of states.
+
+    Subclasses set ``name`` (the registry name), ``title``, ``PARAMS`` (a tuple of
+    :class:`Param`), ``state_class`` and ``lower_score_wins``, and may override
+    :meth:`_check_params` for checks that involve several parameters.
+
+    Args:
+        **params: values for the names in ``PARAMS``; missing ones take their defaults.
+
+    Raises:
+        ParameterError: an unknown parameter name or a value outside its allowed values.
+        OptionNotBuiltError: an option value the rules allow but this version does not play.
+    """
+
+    name: str = ""
+    title: str = ""
+    PARAMS: tuple[Param, ...] = ()
+    state_class: type = None  # type: ignore[assignment]
+    lower_score_wins: bool = False
+
+    def __init__(self, **params: Any):
+        specs = {p.name: p for p in self.PARAMS}
+        unknown = sorted(set(params) - set(specs))
+        if unknown:
+            raise ParameterError(
+                f"unknown parameter(s) {', '.join(unknown)} for {self.name}: "
+                f"allowed parameters are {', '.join(specs)}"
+            )
+        values = {p.name: p.default for p in self.PARAMS}
+        values.update(params)
+        self._check_params(values)
+        for p in self.PARAMS:
+            p.check(values[p.name])
+        self.params: dict[str, Any] = values
+
+    def _check_params(self, values: dict[str, Any]) -> None:
+        """Checks across parameters (override). Raise :class:`ParameterError` on failure."""
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats (the ``players`` parameter)."""
+        return int(self.params["players"])
+
+    def new_initial_state(self) -> "State":
+        """Return the state before anything has happened (usually a chance node: the first draw)."""
+        return self.state_class(self)
+
+    def state_from_dict(self, data: dict[str, Any]) -> "State":
+        """Rebuild a state from :meth:`State.to_dict` output by replaying its history.
+
+        Raises:
+            ValueError: the dict is for another game or other parameters.
+            IllegalActionError: the history contains an action that is not legal when replayed.
+        """
+        if data.get("game") != self.name:
+            raise ValueError(f"this dict is for game {data.get('game')!r}, not {self.name!r}")
+        if dict(data.get("params", {})) != self.params:
+            raise ValueError(f"this dict has params {data.get('params')!r}, the game has {self.params!r}")
+        state = self.new_initial_state()
+        for action in data.get("history", []):
+            state.apply_action(action)
+        return state
+
+    def policies(self) -> dict[str, Callable]:
+        """Named bot policies for this game: ``{name: policy}``; each ``policy(state, rng) -> action``."""
+        from bus_lab.engine.policies import random_policy
+
+        return {"random": random_policy}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.name, self.params) == (other.name, other.params)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.params.items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"load_game({self.name!r}, {args})"
+
+
+class State:
+    """The state of one game in progress.
+
+    Subclasses implement ``current_player``, ``_legal_actions`` (decision nodes),
+    ``_chance_outcomes`` (chance nodes), ``_apply_action``, ``action_to_string``, ``returns``,
+    ``score_breakdown``, ``view`` and ``clone``. This base class adds validation, history and
+    events, so an illegal action never touches the state.
+    """
+
+    def __init__(self, game: Game):
+        self._game = game
+        self._history: list[int] = []
+        self._events: list[Event] = []
+        self._chance_steps = 0
+
+    # -- the protocol --------------------------------------------------------------------
+    def get_game(self) -> Game:
+        """The :class:`Game` (with its parameters) this state belongs to."""
+        return self._game
+
+    def current_player(self) -> int:
+        """The seat to act (0-based), or :data:`CHANCE`, or :data:`TERMINAL`."""
+        raise NotImplementedError
+
+    def is_chance_node(self) -> bool:
+        """True when the next action is a draw or reveal chosen by chance."""
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.current_player() == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """Every outcome of this chance node with its exact probability.
+
+        Returns:
+            list of ``(action, Fraction)`` sorted by action; the probabilities sum to exactly 1.
+            Empty at decision and terminal nodes.
+        """
+        if not self.is_chance_node():
+            return []
+        return sorted(self._chance_outcomes())
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions, sorted and unique (at a chance node: the possible outcomes)."""
+        if self.is_terminal():
+            return []
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        return sorted(set(self._legal_actions()))
+
+    def why_illegal(self, action: Any, seat: int | None = None) -> str | None:
+        """Why ``action`` may not be applied now (``None`` when it may).
+
+        Args:
+            action: the candidate action (an ``int``).
+            seat: optionally, the seat that wants to act; a different seat is refused.
+        """
+        if isinstance(action, bool) or not isinstance(action, int):
+            return f"an action is an integer, not {type(action).__name__}"
+        if self.is_terminal():
+            return "the game is over"
+        player = self.current_player()
+        if seat is not None and seat != player:
+            whose = "chance's (a card is to be drawn)" if player == CHANCE else f"seat {player}'s"
+            return f"it is {whose} turn, not seat {seat}'s"
+        if action not in self.legal_actions():
+            return self._why_not_legal(action)
+        return None
+
+    def _why_not_legal(self, action: int) -> str:
+        """Reason for an action that is not among the legal ones (override for detail)."""
+        if self.is_chance_node():
+            return "that outcome cannot come up at this draw"
+        return "that is not one of the moves allowed now"
+
+    def apply_action(self, action: int, seat: int | None = None) -> None:
+        """Apply one action (a decision, or a chance outcome at a chance node).
+
+        Args:
+            action (int): one of :meth:`legal_actions`.
+            seat (int | None): optionally, the seat that claims to act; checked against
+                :meth:`current_player`.
+
+        Raises:
+            IllegalActionError: wrong seat, not legal now, game over or not an action; the
+                message gives the reason and the legal actions, and the state is unchanged.
+        """
+        reason = self.why_illegal(action, seat)
+        if reason is not None:
+            legal = self.legal_actions()
+            raise IllegalActionError(action, reason, legal, [self.action_to_string(a) for a in legal])
+        was_chance = self.is_chance_node()
+        self._apply_action(action)
+        self._history.append(action)
+        self._chance_steps += was_chance
+
+    def history(self) -> list[int]:
+        """All actions applied so far, in order (chance outcomes included)."""
+        return list(self._history)
+
+    def num_chance_steps(self) -> int:
+        """How many entries of :meth:`history` were chance outcomes (draws and reveals)."""
+        return self._chance_steps
+
+    def events(self) -> list[Event]:
+        """Every :class:`Event` so far, in order; each names the rule it applied."""
+        return list(self._events)
+
+    def action_to_string(self, action: int) -> str:
+        """A short readable label for ``action`` (a card code such as ``"7H"`` for a draw)."""
+        raise NotImplementedError
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose label is ``text`` (case and surrounding spaces ignored).
+
+        Raises:
+            IllegalActionError: no legal action has that label.
+        """
+        wanted = text.strip().lower()
+        legal = self.legal_actions()
+        labels = [self.action_to_string(a) for a in legal]
+        for action, label in zip(legal, labels):
+            if label.lower() == wanted:
+                return action
+        raise IllegalActionError(text, "no legal action has that label", legal, labels)
+
+    def returns(self) -> list[int]:
+        """Points of every seat so far, indexed by seat (final once terminal)."""
+        raise NotImplementedError
+
+    def winners(self) -> list[int]:
+        """Seats that win (share the win) at a terminal state; empty before the end."""
+        if not self.is_terminal():
+            return []
+        scores = self.returns()
+        best = min(scores) if self._game.lower_score_wins else max(scores)
+        return [seat for seat, s in enumerate(scores) if s == best]
+
+    def score_breakdown(self, seat: int) -> list[dict[str, Any]]:
+        """Lines ``{"label", "rule", "points"}`` whose points add up to ``returns()[seat]``."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see, as a JSON-safe dict (``None``: everything, for a spectator
+        with all cards shown). The only way hidden information reaches a renderer or widget."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        """An independent copy (applying actions to it leaves this state alone)."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe ``{"game", "params", "history"}``; :meth:`Game.state_from_dict` reverses it."""
+        return {"game": self._game.name, "params": dict(self._game.params), "history": self.history()}
+
+    # -- helpers for subclasses ----------------------------------------------------------
+    def _log(self, rule: str, text: str, **data: Any) -> None:
+        """Record an :class:`Event` for the action now being applied."""
+        self._events.append(Event(rule=rule, text=text, step=len(self._history), data=data))
+
+    def _copy_base_into(self, other: "State") -> None:
+        other._game = self._game
+        other._history = list(self._history)
+        other._events = list(self._events)
+        other._chance_steps = self._chance_steps
+
+    @staticmethod
+    def _uniform(actions: Iterable[int]) -> list[tuple[int, Fraction]]:
+        items = sorted(actions)
+        p = Fraction(1, len(items))
+        return [(a, p) for a in items]
+
+    def __str__(self) -> str:
+        return f"<{self._game.name} state after {len(self._history)} actions>"

@@ -1,0 +1,268 @@
+"""``Session``: the controller a widget or lesson binds to.
+
+A session holds a timeline of states (one per step), so it can step forward, undo, redo and jump
+to any step. Chance steps are drawn from a seed (or from a scripted list of outcomes, the
+"rigged deck" lessons use); bots play their seats. The random generator of each step is derived
+from the seed and the step number, so the same seed gives the same game, undo-and-step again
+gives the same card, and no global random state is touched.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from typing import Any, Callable, Mapping, Sequence
+
+from bus_lab.engine.core import Game, State
+from bus_lab.engine.errors import IllegalActionError
+from bus_lab.engine.policies import sample_chance
+from bus_lab.engine.registry import load_game
+
+Policy = Callable[[State, random.Random], int]
+
+
+class Session:
+    """A game being played step by step, with history, undo and time travel.
+
+    Args:
+        game (Game | str): a game, or a registered name (then created with default parameters).
+        seed (int | None): seed of every chance draw and bot choice; ``None`` picks a fresh one
+            (kept in :attr:`seed`, so the game can be replayed).
+        bots (Mapping[int, str | Policy] | str | None): the seats bots play, each with a policy
+            name from ``game.policies()`` or a callable ``policy(state, rng) -> action``. A
+            single name or callable means every seat. Seats without a bot are human seats.
+        deck (Sequence[str] | None): scripted chance outcomes, by label (card codes such as
+            ``"7H"`` for Ride the Bus), used in order for the first chance steps; later chance
+            steps are drawn from the seed.
+
+    Raises:
+        ValueError: an unknown policy name, a seat outside the table, or a scripted outcome that
+            cannot come up when its turn comes (raised by :meth:`step` then, state unchanged).
+    """
+
+    def __init__(
+        self,
+        game: Game | str,
+        seed: int | None = None,
+        bots: Mapping[int, str | Policy] | str | Policy | None = None,
+        deck: Sequence[str] | None = None,
+    ):
+        self.game: Game = load_game(game) if isinstance(game, str) else game
+        self.seed: int = secrets.randbelow(2**31) if seed is None else int(seed)
+        self.deck: list[str] = list(deck or [])
+        self._bot_specs = self._normalise_bots(bots)
+        self.bots: dict[int, Policy] = {seat: self._resolve(spec) for seat, spec in self._bot_specs.items()}
+        self._timeline: list[State] = [self.game.new_initial_state()]
+        self._position = 0
+
+    # -- set-up --------------------------------------------------------------------------
+    def _normalise_bots(self, bots) -> dict[int, str | Policy]:
+        seats = range(self.game.num_players)
+        if bots is None:
+            return {}
+        if isinstance(bots, str) or callable(bots):
+            return {seat: bots for seat in seats}
+        out = {}
+        for seat, spec in dict(bots).items():
+            if seat not in seats:
+                raise ValueError(f"bot seat {seat!r} is not at the table: seats are 0 to {len(seats) - 1}")
+            out[int(seat)] = spec
+        return out
+
+    def _resolve(self, spec: str | Policy) -> Policy:
+        if callable(spec):
+            return spec
+        named = self.game.policies()
+        if spec not in named:
+            raise ValueError(f"unknown bot policy {spec!r}: choose one of {', '.join(sorted(named))}")
+        return named[spec]
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        """The state at the current position (read it; change it only through the session)."""
+        return self._timeline[self._position]
+
+    @property
+    def position(self) -> int:
+        """Index of the current step in the timeline (0 = before anything happened)."""
+        return self._position
+
+    def __len__(self) -> int:
+        """Number of states in the timeline (steps taken, including undone ones, plus one)."""
+        return len(self._timeline)
+
+    def state_at(self, index: int) -> State:
+        """The state after ``index`` steps (0 ≤ index < len(session))."""
+        self._check_index(index)
+        return self._timeline[index]
+
+    def human_seats(self) -> list[int]:
+        """Seats with no bot."""
+        return [s for s in range(self.game.num_players) if s not in self.bots]
+
+    def waiting_for_human(self) -> bool:
+        """True when the next step is a decision of a human seat (``step()`` will not act)."""
+        st = self.state
+        return not st.is_terminal() and not st.is_chance_node() and st.current_player() not in self.bots
+
+    def rng_for_step(self, kind: str = "chance") -> random.Random:
+        """The generator used at the current position; derived from seed, kind and step number."""
+        return random.Random(f"{self.seed}:{kind}:{len(self.state.history())}")
+
+    # -- acting --------------------------------------------------------------------------
+    def next_action(self) -> int | None:
+        """The action :meth:`step` would apply now, or ``None`` (game over or a human's turn)."""
+        st = self.state
+        if st.is_terminal():
+            return None
+        if st.is_chance_node():
+            scripted = self._scripted_outcome(st)
+            return scripted if scripted is not None else sample_chance(st, self.rng_for_step("chance"))
+        seat = st.current_player()
+        if seat in self.bots:
+            return self.bots[seat](st, self.rng_for_step("bot"))
+        return None
+
+    def _scripted_outcome(self, st: State) -> int | None:
+        used = st.num_chance_steps()
+        if used >= len(self.deck):
+            return None
+        label = self.deck[used]
+        try:
+            return st.string_to_action(label)
+        except IllegalActionError as err:
+            raise ValueError(
+                f"scripted outcome #{used} {label!r} cannot come up now ({err.reason}); "
+                f"possible: {', '.join(err.labels)}"
+            ) from None
+
+    def step(self) -> int | None:
+        """Take one step: a chance draw, or a bot's decision.
+
+        Returns:
+            the action applied, or ``None`` when nothing was done (the game is over, or a human
+            seat must decide: use :meth:`play`).
+        """
+        action = self.next_action()
+        if action is None:
+            return None
+        self._advance(action)
+        return action
+
+    def play(self, action: int | str) -> int:
+        """Apply ``action`` (an int, or a label such as ``"higher"`` or ``"7H"``) for whoever
+        is to act, human, bot or chance (a learner may pick the card).
+
+        Returns:
+            the action applied (as an int).
+
+        Raises:
+            IllegalActionError: not legal now; nothing changes.
+        """
+        if isinstance(action, str):
+            action = self.state.string_to_action(action)
+        self._advance(action)
+        return action
+
+    def _advance(self, action: int) -> None:
+        new = self.state.clone()
+        new.apply_action(action)  # raises before anything in the session changes
+        del self._timeline[self._position + 1 :]
+        self._timeline.append(new)
+        self._position += 1
+
+    def run_to_end(self, max_steps: int = 100_000) -> int:
+        """Step until the game ends or a human must decide.
+
+        Returns:
+            the number of steps taken.
+        """
+        taken = 0
+        while taken < max_steps and self.step() is not None:
+            taken += 1
+        return taken
+
+    # -- time travel ---------------------------------------------------------------------
+    def undo(self) -> bool:
+        """Go back one step (redo keeps the undone steps). Returns False at the start."""
+        if self._position == 0:
+            return False
+        self._position -= 1
+        return True
+
+    def redo(self) -> bool:
+        """Go forward one undone step. Returns False when there is none."""
+        if self._position + 1 >= len(self._timeline):
+            return False
+        self._position += 1
+        return True
+
+    def goto(self, index: int) -> State:
+        """Jump to the state after ``index`` steps (0 ≤ index < len(session)); returns it.
+
+        Raises:
+            IndexError: index outside the timeline (the message gives the range).
+        """
+        self._check_index(index)
+        self._position = index
+        return self.state
+
+    def _check_index(self, index: int) -> None:
+        if not 0 <= index < len(self._timeline):
+            raise IndexError(f"step {index} is outside the timeline: use 0 to {len(self._timeline) - 1}")
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start again from the initial state, with a new seed if given."""
+        if seed is not None:
+            self.seed = int(seed)
+        self._timeline = [self.game.new_initial_state()]
+        self._position = 0
+
+    def fork(self) -> "Session":
+        """A new, independent session at the current position (same game, seed, bots, deck)."""
+        twin = Session(self.game, seed=self.seed, bots=self._bot_specs, deck=self.deck)
+        twin._timeline = [st.clone() for st in self._timeline[: self._position + 1]]
+        twin._position = self._position
+        return twin
+
+    # -- saving --------------------------------------------------------------------------
+    def to_json(self) -> str:
+        """Save as JSON: game, params, seed, scripted deck, named bots, the whole timeline
+        (as the history of its last state) and the current position.
+
+        Raises:
+            ValueError: a bot is a callable with no registered name (it cannot be saved).
+        """
+        names = {}
+        for seat, spec in self._bot_specs.items():
+            if not isinstance(spec, str):
+                spec = getattr(spec, "name", None)
+                if spec not in self.game.policies():
+                    raise ValueError(f"the bot of seat {seat} is not a named policy and cannot be saved")
+            names[str(seat)] = spec
+        return json.dumps(
+            {
+                "game": self.game.name,
+                "params": self.game.params,
+                "seed": self.seed,
+                "deck": self.deck,
+                "bots": names,
+                "history": self._timeline[-1].history(),
+                "position": self._position,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "Session":
+        """Load a session saved by :meth:`to_json` (replaying its history)."""
+        data = json.loads(text)
+        game = load_game(data["game"], **data["params"])
+        session = cls(game, seed=data["seed"], bots={int(k): v for k, v in data["bots"].items()}, deck=data["deck"])
+        for action in data["history"]:
+            session._advance(action)
+        session.goto(data["position"])
+        return session
+
+    def __repr__(self) -> str:
+        return f"Session({self.game!r}, seed={self.seed}, step {self._position} of {len(self._timeline) - 1})"

@@ -1,0 +1,65 @@
+"""Ride the Bus: parameters and the game object.
+
+Rules: ``shared/rules/ride_the_bus.md`` (IDs ``RTB-…``), from the points version of the card game
+(lowest total wins). Options are designed in now; those not playable yet raise
+:class:`~bus_lab.engine.errors.OptionNotBuiltError`.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from bus_lab.engine.core import Game, Param
+from bus_lab.engine.errors import ParameterError
+
+
+class RideTheBusGame(Game):
+    """Ride the Bus with its table settings.
+
+    Args:
+        players (int): 2–8 in classic mode, 1–8 in the solo gauntlet (RTB-SETUP-PLAYERS).
+        board (str): ``"pyramid"`` (default) or ``"give_and_take"`` (RTB-GT-*; not playable yet).
+        row_points (str): ``"escalating"`` (default: 1–4 points per card by row) or ``"flat"``
+            (1 point per card) (RTB-P-POINTS).
+        bus (str): ``"higher_lower"`` (default) or ``"questions"`` (RTB-QB-*; not playable yet).
+        streak (int): hits in a row that end the bus, 3–7, default 5 (RTB-B-END).
+        mode (str): ``"classic"`` (default) or ``"gauntlet"`` (RTB-SG-*; not playable yet).
+
+    Raises:
+        ParameterError: unknown name or a value outside the allowed ones.
+        OptionNotBuiltError: an option the rules allow that this version does not play yet.
+    """
+
+    name = "ride_the_bus"
+    title = "Ride the Bus"
+    lower_score_wins = True  # RTB-SCORE-LOW
+    PARAMS = (
+        Param("players", 4, "number of players (2-8; solo gauntlet 1-8)", bounds=(1, 8)),
+        Param("board", "pyramid", "Part 2 board", choices=("pyramid", "give_and_take"), built=("pyramid",)),
+        Param("row_points", "escalating", "points per card by row", choices=("escalating", "flat")),
+        Param("bus", "higher_lower", "Part 3 bus", choices=("higher_lower", "questions"), built=("higher_lower",)),
+        Param("streak", 5, "hits in a row to get off the bus", bounds=(3, 7)),
+        Param("mode", "classic", "classic game or solo gauntlet", choices=("classic", "gauntlet"),
+              built=("classic",)),
+    )
+
+    def _check_params(self, values: dict[str, Any]) -> None:
+        players = values["players"]
+        if values["mode"] == "classic" and isinstance(players, int) and not isinstance(players, bool) \
+                and players == 1:
+            raise ParameterError(
+                "players=1 is not allowed in classic mode: use an integer from 2 to 8 "
+                "(one player needs mode='gauntlet') (RTB-SETUP-PLAYERS)"
+            )
+
+    @property
+    def state_class(self):  # type: ignore[override]
+        from bus_lab.games.ride_the_bus.state import RideTheBusState
+
+        return RideTheBusState
+
+    def policies(self) -> dict[str, Callable]:
+        """Bots: ``"random"`` (any legal move) and ``"best_odds"`` (the guess most likely to be
+        right; points go to the current leader)."""
+        from bus_lab.games.ride_the_bus.policies import best_odds_policy, random_policy
+
+        return {"random": random_policy, "best_odds": best_odds_policy}

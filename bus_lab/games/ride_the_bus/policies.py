@@ -1,0 +1,41 @@
+"""Bots for Ride the Bus.
+
+Each policy is ``policy(state, rng) -> action`` with ``rng`` a ``random.Random`` supplied by the
+caller (a :class:`~bus_lab.engine.session.Session` derives it from its seed).
+"""
+from __future__ import annotations
+
+import random
+
+from bus_lab.engine.policies import random_policy
+from bus_lab.games.ride_the_bus.state import GIVE_BASE, RideTheBusState
+
+__all__ = ["random_policy", "best_odds_policy"]
+
+
+def best_odds_policy(state: RideTheBusState, rng: random.Random) -> int:
+    """Guess what is most likely to be right; hand points to the current leader.
+
+    Guesses use :func:`bus_lab.prob.guess_odds` (exact odds given every face-up card);
+    equally likely guesses are split with ``rng``. Points to hand over (RTB-Q-RIGHT,
+    RTB-P-GIVE) go to the other seat with the fewest points, ties split with ``rng``.
+
+    Raises:
+        ValueError: the state is terminal or a chance node.
+    """
+    if state.is_terminal() or state.is_chance_node():
+        raise ValueError("a bot acts only at a decision node")
+    legal = state.legal_actions()
+    if legal[0] >= GIVE_BASE:
+        fewest = min(state.points[a - GIVE_BASE] for a in legal)
+        leaders = [a for a in legal if state.points[a - GIVE_BASE] == fewest]
+        return leaders[rng.randrange(len(leaders))]
+    from bus_lab.prob.ride_the_bus import guess_odds
+
+    odds = guess_odds(state)
+    best = max(odds.values())
+    top = [a for a in legal if odds[a] == best]
+    return top[rng.randrange(len(top))]
+
+
+best_odds_policy.name = "best_odds"  # type: ignore[attr-defined]
