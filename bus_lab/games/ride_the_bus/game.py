@@ -44,11 +44,19 @@ class RideTheBusGame(Game):
 
     def _check_params(self, values: dict[str, Any]) -> None:
         players = values["players"]
-        if values["mode"] == "classic" and isinstance(players, int) and not isinstance(players, bool) \
-                and players == 1:
+        if values["mode"] != "classic":
+            return
+        is_int = isinstance(players, int) and not isinstance(players, bool)
+        if is_int and players == 1:
             raise ParameterError(
                 "players=1 is not allowed in classic mode: use an integer from 2 to 8 "
                 "(one player needs mode='gauntlet') (RTB-SETUP-PLAYERS)"
+            )
+        if not is_int or not 2 <= players <= 8:
+            problem = "is out of range" if is_int else "is not allowed"
+            raise ParameterError(
+                f"players={players!r} {problem} in classic mode: use an integer from 2 to 8 "
+                "(RTB-SETUP-PLAYERS)"
             )
 
     @property

@@ -34,7 +34,7 @@ def card_svg(code: str | None, x: float, y: float, highlight: bool = False, fade
                 f'<rect x="{x + 5}" y="{y + 5}" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" '
                 f'fill="none" stroke="white" stroke-dasharray="3 2"/>')
     rank, symbol, ink = _label(code)
-    opacity = ' opacity="0.45"' if faded else ""
+    opacity = ' opacity="0.6"' if faded else ""
     return (f'<g{opacity}><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="white" '
             f'stroke="{stroke}" stroke-width="{width}"/>'
             f'<text x="{x + CARD_W / 2}" y="{y + 24}" font-size="17" font-weight="bold" text-anchor="middle" '
@@ -100,7 +100,7 @@ def table_svg(view: dict[str, Any]) -> str:
     if bus["rider"] is None:
         parts.append(_text(bus_x, 50, "Waits for Part 3", 12, fill="#333"))
     else:
-        parts.append(_text(bus_x, 44, f"Rider: seat {bus['rider']}", 12))
+        parts.append(_text(bus_x, 44, f"Rider: Seat {bus['rider']}", 12))
         parts.append(_text(bus_x, 62, f"Streak {bus['streak']} of {bus['target']}", 12))
         parts.append(_text(bus_x, 80, f"Guesses {bus['guesses']} of {bus['max_guesses']}", 12))
         recent = bus["cards"][-6:]
@@ -109,6 +109,10 @@ def table_svg(view: dict[str, Any]) -> str:
             parts.append(card_svg(code, bus_x + i * (CARD_W + 4), 92, highlight=last, faded=not last))
         if bus["card_to_beat"]:
             parts.append(_text(bus_x, 92 + CARD_H + 18, f"Card to beat: {bus['card_to_beat']}", 12, "bold"))
+        if len(bus["cards"]) > len(recent):
+            parts.append(_text(bus_x, 92 + CARD_H + 36, f"(the last {len(recent)} of {len(bus['cards'])} bus cards)",
+                               11, fill="#333"))
+    parts.append(_text(pyr_x, height - 12, "×n = points per matched card", 11, fill="#333"))
     parts.append(_text(bus_x, height - 30, f"Draw pile: {view['draw_pile']} cards", 12, fill="#333"))
     parts.append(_text(bus_x, height - 12, f"Discard pile: {len(view['discard'])} cards", 12, fill="#333"))
     parts.append("</svg>")

@@ -165,7 +165,7 @@ class RideTheBusState(State):
             return "a card (0-51) must be drawn now"
         if self.node == "give" and action == GIVE_BASE + self.gives[0][0]:
             return "points must go to another player, not to the one who hands them out"
-        return f"{self.action_to_string(action)} is not a move here; now: {self.status()}"
+        return f"{self.action_to_string(action)} is not a move now ({self.status()})"
 
     def action_to_string(self, action: int) -> str:
         """Card code for a draw (``"7H"``), the guess (``"higher"``), or ``"give to seat 2"``."""
@@ -292,7 +292,9 @@ class RideTheBusState(State):
                       f"{'s' if worth > 1 else ''}; its player picks who takes them.", row=row, points=worth)
             self.node = "give"
         else:
-            self._log("RTB-P-NOMATCH", f"Nobody holds a {C.RANK_NAMES[C.rank(card)]}: on to the next card.")
+            name = C.RANK_NAMES[C.rank(card)]
+            self._log("RTB-P-NOMATCH", f"Nobody holds {'an' if name[0] in 'aeiou' else 'a'} {name}: "
+                      f"on to the next card.")
             self._finish_flip()
 
     def _finish_flip(self) -> None:

@@ -1,0 +1,490 @@
+"""``GameWidget``: the game-agnostic ipywidgets front end of a :class:`~bus_lab.engine.Session`.
+
+One widget shows one session: the board (one ``HTML`` widget holding the table drawn from
+``state.view(viewer)``), a status sentence, a message line for notes and errors, the controls
+(Step, Back, Forward, Reset with a seed box, Play/Pause and a timeline slider), move buttons for
+human seats, the scores with their breakdown, and the event log with the rule ID of every event.
+
+Design rules (see ``JUPYTER.md``): every frame is drawn by one method, :meth:`GameWidget.refresh`,
+inside ``hold_sync()``; no widget is created per step (a fixed pool of move buttons is reused);
+``ipywidgets.Play`` drives auto-play (no sleeps, threads or loops); an exception raised in a
+callback is shown in the widget's message line, never swallowed.
+
+A game plugs in by subclassing and overriding the hooks :meth:`~GameWidget.render_board`,
+:meth:`~GameWidget.header_html`, :meth:`~GameWidget.action_label`,
+:meth:`~GameWidget.action_tooltip`, :meth:`~GameWidget.action_odds` and
+:meth:`~GameWidget.action_pool_size`.
+
+Example (works headless, e.g. in a test)::
+
+    from bus_lab import Session, load_game
+    from bus_lab.widgets import GameWidget
+
+    w = GameWidget(Session(load_game("ride_the_bus", players=3), seed=1, bots="best_odds"))
+    w.step_button.click()          # one step: a bot's guess or a card drawn
+    w.back_button.click()          # and back again
+    w                              # in a notebook: the whole widget
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+from fractions import Fraction
+from html import escape
+from typing import Any, Callable
+
+import ipywidgets as W
+
+from bus_lab.engine.core import State
+from bus_lab.engine.session import Session
+
+#: Value of the viewer dropdown meaning "spectator, every card shown" (``view(None)``).
+SPECTATOR = -1
+#: The smallest auto-play interval allowed, in milliseconds.
+MIN_INTERVAL_MS = 200
+_PLAY_MAX = 1_000_000
+
+
+def format_odds(p: Fraction) -> str:
+    """An exact chance as a fraction and a percentage, e.g. ``"28/51 (54.9%)"``.
+
+    Args:
+        p (Fraction): a probability between 0 and 1.
+    """
+    p = Fraction(p)
+    return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+
+
+def _button(label: str, tooltip: str, icon: str = "", width: str = "auto") -> W.Button:
+    return W.Button(description=label, tooltip=tooltip, icon=icon, layout=W.Layout(width=width))
+
+
+class GameWidget:
+    """A playable, rewindable view of one :class:`~bus_lab.engine.Session`.
+
+    The object displays itself in a notebook (it shows :attr:`widget`, a ``VBox`` of all the
+    parts); to put it inside another container use ``w.widget``.
+
+    Args:
+        session (Session): the game being played; the widget drives it (``step``, ``play``,
+            ``undo``, ``redo``, ``goto``, ``reset``) and reads it (``state``, ``position``).
+        title (str | None): heading; default the game's title.
+        max_log (int): how many of the latest events the log shows (newest first).
+        interval (int): auto-play speed, milliseconds per step (at least 200).
+        pick_cards (bool): when True, a dropdown lets the learner choose the outcome of each
+            chance step (the card to deal) instead of drawing it at random.
+
+    Raises:
+        ValueError: ``interval`` below 200 ms or ``max_log`` below 1.
+
+    Attributes (for headless use and tests):
+        widget (the ``VBox`` shown), session, board, header, status, error, log, scores,
+        step_button, back_button, forward_button, reset_button, seed_box, play, timeline, viewer,
+        action_buttons (list of
+        ``Button``; the ones in use have ``layout.display != "none"``), prompt, pick_box,
+        pick_button, last_error (the last exception shown, or ``None``).
+    """
+
+    def __init__(self, session: Session, *, title: str | None = None, max_log: int = 40,
+                 interval: int = 500, pick_cards: bool = False):
+        if not isinstance(session, Session):
+            raise TypeError(f"GameWidget needs a Session, not {type(session).__name__}")
+        if int(interval) < MIN_INTERVAL_MS:
+            raise ValueError(f"interval={interval} ms is too fast: use at least {MIN_INTERVAL_MS} ms")
+        if int(max_log) < 1:
+            raise ValueError(f"max_log={max_log} must be at least 1")
+        self.session = session
+        self.max_log = int(max_log)
+        self.pick_cards = bool(pick_cards)
+        self.last_error: BaseException | None = None
+        self._syncing = False
+        self._shown_actions: list[int] = []
+        self._title = title if title is not None else (session.game.title or session.game.name)
+
+        self.header = W.HTML()
+        self.status = W.HTML()
+        self.error = W.HTML()
+        self.board = W.HTML(layout=W.Layout(overflow="auto"))
+
+        self.step_button = _button("Step", "Take one step: draw the next card or let a bot move", "step-forward")
+        self.back_button = _button("Back", "Undo the last step (Forward brings it back)", "undo")
+        self.forward_button = _button("Forward", "Redo a step you went back from", "redo")
+        self.reset_button = _button("Reset", "Start a new game with the seed in the seed box", "refresh")
+        self.seed_box = W.IntText(value=session.seed, description="Seed", tooltip="Seed of the next game "
+                                  "(same seed, same cards and bot moves); press Reset to use it",
+                                  style={"description_width": "initial"}, layout=W.Layout(width="150px"))
+        self.play = W.Play(value=0, min=0, max=_PLAY_MAX, step=1, interval=int(interval), show_repeat=False,
+                           layout=W.Layout(width="110px"), description="Auto-play", tooltip="Play: take a step every "
+                           f"{int(interval)} ms until a human seat must move or the game ends; Pause stops")
+        self.timeline = W.IntSlider(value=0, min=0, max=0, description="Timeline", continuous_update=False,
+                                    tooltip="Drag to travel back and forth through the steps taken",
+                                    layout=W.Layout(width="95%"))
+        seats = [("All cards (spectator)", SPECTATOR)] + [
+            (self.seat_name(s), s) for s in range(session.game.num_players)]
+        self.viewer = W.Dropdown(options=seats, value=SPECTATOR, description="View as",
+                                 tooltip="Whose view of the table to show (hidden cards stay hidden)")
+
+        self.prompt = W.HTML()
+        self.action_buttons: list[W.Button] = []
+        self.action_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self._grow_pool(self.action_pool_size())
+        self.pick_box = W.Dropdown(options=[], description="Card", tooltip="Choose the outcome of this draw")
+        self.pick_button = _button("Deal this card", "Apply the outcome chosen in the Card box")
+        self.pick_row = W.HBox([self.pick_box, self.pick_button], layout=W.Layout(display="none"))
+
+        self.scores = W.HTML()
+        self.log = W.HTML()
+
+        self.step_button.on_click(lambda _b: self._guarded(self._do_step))
+        self.back_button.on_click(lambda _b: self._guarded(self._do_back))
+        self.forward_button.on_click(lambda _b: self._guarded(self._do_forward))
+        self.reset_button.on_click(lambda _b: self._guarded(self._do_reset))
+        self.pick_button.on_click(lambda _b: self._guarded(self._do_pick))
+        self.play.observe(self._on_play_tick, names="value")
+        self.timeline.observe(self._on_timeline, names="value")
+        self.viewer.observe(lambda _c: self._guarded(self._do_view), names="value")
+
+        play_label = W.HTML("Auto-play (▶ play / ❚❚ pause, ■ stop):", layout=W.Layout(margin="0 0 0 12px"))
+        controls = W.HBox([self.back_button, self.step_button, self.forward_button, play_label, self.play,
+                           self.reset_button, self.seed_box], layout=W.Layout(flex_flow="row wrap",
+                                                                              align_items="center"))
+        panels = W.HBox([W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(width="45%")),
+                         W.VBox([W.HTML("<b>Event log</b> (newest first, rule ID in brackets)"), self.log],
+                                layout=W.Layout(width="55%"))])
+        self.widget = W.VBox([self.header, self.status, self.error, self.board, self.prompt, self.action_box,
+                              self.pick_row, controls, self.timeline, self.viewer, panels])
+        self._guarded(self.refresh)
+
+    def _repr_mimebundle_(self, **kwargs: Any):
+        """Display as the whole widget in Jupyter (``w`` as the last line of a cell)."""
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def close(self) -> None:
+        """Close every widget of this view (the session is kept)."""
+        def close_all(widget: W.Widget) -> None:
+            for child in getattr(widget, "children", ()):
+                close_all(child)
+            parts = [getattr(widget, "layout", None), getattr(widget, "style", None)]
+            widget.close()
+            for part in parts:
+                if isinstance(part, W.Widget):
+                    part.close()
+
+        for button in self.action_buttons:
+            close_all(button)
+        close_all(self.widget)
+
+    # -- hooks for each game ---------------------------------------------------------------
+    def render_board(self, state: State, viewer: int | None) -> str:
+        """HTML of the table as ``viewer`` sees it (``None``: spectator). Override per game.
+
+        The default shows ``state.view(viewer)`` as indented JSON.
+        """
+        return f"<pre>{escape(json.dumps(state.view(viewer), indent=1))}</pre>"
+
+    def header_html(self, state: State) -> str:
+        """The heading line (title, and e.g. which part of the game is on). Override per game."""
+        return f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
+
+    def seat_name(self, seat: int) -> str:
+        """How a seat is named in the viewer switch, scores and prompts (``"Seat 2"``)."""
+        return f"Seat {seat}"
+
+    def action_pool_size(self) -> int:
+        """How many move buttons to build once (the longest list of legal moves). Override."""
+        return 8
+
+    def action_odds(self, state: State, actions: list[int]) -> dict[int, Fraction]:
+        """Exact chance that each move succeeds, for moves where that makes sense (guesses).
+
+        Returns ``{action: Fraction}`` (may leave actions out); default ``{}``.
+        """
+        return {}
+
+    def action_label(self, state: State, action: int, odds: Fraction | None) -> str:
+        """The text on a move button: the action's label, then its odds when known."""
+        label = state.action_to_string(action)
+        return label if odds is None else f"{label} — {format_odds(odds)}"
+
+    def action_tooltip(self, state: State, action: int, odds: Fraction | None) -> str:
+        """The tooltip of a move button (a sentence). Override for game detail."""
+        text = f"Play {state.action_to_string(action)}"
+        if odds is not None:
+            text += f": right with chance {format_odds(odds)}"
+        return text
+
+    # -- derived values --------------------------------------------------------------------
+    @property
+    def viewer_seat(self) -> int | None:
+        """The seat whose view is shown, or ``None`` for the spectator view."""
+        value = self.viewer.value
+        return None if value == SPECTATOR else int(value)
+
+    def _seat_kind(self, seat: int) -> str:
+        if seat in self.session.bots:
+            name = getattr(self.session.bots[seat], "name", None)
+            return f"{name} bot" if name else "bot"
+        return "human"
+
+    def _hint(self, state: State) -> str:
+        s = self.session
+        if state.is_terminal():
+            hint = "Press Reset for a new game, or use Back or the timeline to look back."
+        elif s.waiting_for_human():
+            hint = f"{self.seat_name(state.current_player())} is played by you: choose a move below."
+        elif state.is_chance_node():
+            hint = "Press Step (or Play) to draw the card."
+            if self.pick_cards:
+                hint += " Or choose it in the Card box and press Deal this card."
+        else:
+            seat = state.current_player()
+            hint = f"{self.seat_name(seat)} is a {self._seat_kind(seat)}: press Step (or Play) to see its move."
+        last = len(s) - 1
+        if s.position < last:
+            hint += (f" You are looking at step {s.position} of {last}: Forward replays the next step; "
+                     "Step or a move starts a new line of play from here.")
+        return hint
+
+    def status_html(self, state: State) -> str:
+        """The status line: the state's sentence (``state.status()``) and what to do next."""
+        return (f"<div role='status'><b>{escape(state.status(), quote=False)}</b><br>"
+                f"<span style='color:#333'>{escape(self._hint(state), quote=False)}</span></div>")
+
+    def scores_html(self, state: State) -> str:
+        """A table of points per seat with the score breakdown, and the winners at the end."""
+        game = self.session.game
+        returns = state.returns()
+        winners = state.winners()
+        rule = "lowest total wins" if game.lower_score_wins else "highest total wins"
+        rows = []
+        for seat, points in enumerate(returns):
+            lines = state.score_breakdown(seat)
+            detail = "<br>".join(
+                f"{escape(str(line['label']))} <code>[{escape(str(line['rule']))}]</code>"
+                + (f" ×{line['times']}" if line.get("times", 1) > 1 else "") + f": {line['points']}"
+                for line in lines) or "nothing yet"
+            star = " ★ winner" if seat in winners else ""
+            rows.append(f"<tr data-seat='{seat}' data-points='{points}'>"
+                        f"<td style='padding:2px 6px'>{escape(self.seat_name(seat))} "
+                        f"<small>({escape(self._seat_kind(seat))})</small>{star}</td>"
+                        f"<td style='padding:2px 6px;text-align:right'><b>{points}</b></td>"
+                        f"<td style='padding:2px 6px'><small>{detail}</small></td></tr>")
+        if winners:
+            names = " and ".join(self.seat_name(s) for s in winners)
+            verb = "share the win" if len(winners) > 1 else "wins"
+            result = f"Result: {escape(names)} {verb} with {returns[winners[0]]} points."
+        else:
+            result = "No winner yet: the game is in progress."
+        data = ",".join(str(s) for s in winners)
+        return (f"<table class='bus-lab-scores' style='border-collapse:collapse'>"
+                f"<caption style='text-align:left'>Points ({rule})</caption>"
+                f"<tr><th style='text-align:left'>Seat</th><th>Points</th>"
+                f"<th style='text-align:left'>Where they came from</th></tr>{''.join(rows)}</table>"
+                f"<p class='bus-lab-winners' data-winners='{data}'><b>{result}</b></p>")
+
+    def log_html(self, state: State) -> str:
+        """The latest events up to the current position, newest first, each with its rule ID."""
+        events = state.events()
+        shown = events[-self.max_log:][::-1]
+        items = "".join(f"<li><code>[{escape(e.rule)}]</code> {escape(e.text, quote=False)}</li>" for e in shown)
+        more = f"Latest {len(shown)} of {len(events)} events." if len(events) > len(shown) \
+            else f"{len(events)} events."
+        return (f"<div class='bus-lab-log' style='max-height:260px;overflow-y:auto'>"
+                f"<small>{more}</small><ol reversed start='{len(events)}' "
+                f"style='margin:2px 0;padding-left:2.5em'>{items}</ol></div>")
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _grow_pool(self, size: int) -> None:
+        """Make sure there are at least ``size`` move buttons (built once, reused every frame)."""
+        while len(self.action_buttons) < size:
+            index = len(self.action_buttons)
+            button = W.Button(description="", tooltip="", layout=W.Layout(width="auto", display="none"))
+            button.on_click(lambda _b, i=index: self._guarded(self._do_action, i))
+            self.action_buttons.append(button)
+        if tuple(self.action_box.children) != tuple(self.action_buttons):
+            self.action_box.children = tuple(self.action_buttons)
+
+    @contextlib.contextmanager
+    def _hold_all(self, widgets):
+        with contextlib.ExitStack() as stack:
+            for widget in widgets:
+                stack.enter_context(widget.hold_sync())
+            yield
+
+    def refresh(self) -> None:
+        """Redraw everything from the session: board, status, controls, moves, scores and log."""
+        s = self.session
+        state = s.state
+        viewer = self.viewer_seat
+        board = self.render_board(state, viewer)
+        header = self.header_html(state)
+        status = self.status_html(state)
+        scores = self.scores_html(state)
+        log = self.log_html(state)
+        human = s.waiting_for_human()
+        actions = state.legal_actions() if human else []
+        odds = self.action_odds(state, actions) if actions else {}
+        labels = [(self.action_label(state, a, odds.get(a)), self.action_tooltip(state, a, odds.get(a)))
+                  for a in actions]
+        picking = self.pick_cards and state.is_chance_node()
+        options = [(f"{state.action_to_string(a)} ({p.numerator}/{p.denominator})", a)
+                   for a, p in state.chance_outcomes()] if picking else []
+        if len(actions) > len(self.action_buttons):
+            self._grow_pool(len(actions))
+        last = len(s) - 1
+        busy = state.is_terminal() or human
+        self._shown_actions = list(actions)
+
+        widgets = [self.header, self.board, self.status, self.scores, self.log, self.prompt, self.timeline,
+                   self.back_button, self.forward_button, self.step_button, self.play, self.pick_box,
+                   self.pick_row.layout, *self.action_buttons, *(b.layout for b in self.action_buttons)]
+        self._syncing = True
+        try:
+            with self._hold_all(widgets):
+                self.header.value = header
+                self.board.value = board
+                self.status.value = status
+                self.scores.value = scores
+                self.log.value = log
+                self.prompt.value = (f"<b>Your move, {escape(self.seat_name(state.current_player()))}:</b>"
+                                     if human else "")
+                for i, button in enumerate(self.action_buttons):
+                    if i < len(actions):
+                        button.description, button.tooltip = labels[i]
+                        button.disabled = False
+                        button.layout.display = None
+                    else:
+                        button.disabled = True
+                        button.layout.display = "none"
+                if picking:
+                    self.pick_box.options = options
+                self.pick_row.layout.display = None if picking else "none"
+                if s.position > self.timeline.max:
+                    self.timeline.max = last
+                    self.timeline.value = s.position
+                else:
+                    self.timeline.value = s.position
+                    self.timeline.max = last
+                self.back_button.disabled = s.position == 0
+                self.forward_button.disabled = s.position >= last
+                self.step_button.disabled = state.is_terminal()
+                if busy and self.play.playing:
+                    self.play.playing = False
+                self.play.disabled = busy
+        finally:
+            self._syncing = False
+
+    # -- messages --------------------------------------------------------------------------
+    def show_note(self, text: str) -> None:
+        """Show a note (not an error) in the message line; empty text clears the line."""
+        self.error.value = (f"<div role='status' style='color:#0b3d66'>ℹ Note: {escape(text)}</div>"
+                            if text else "")
+
+    def show_error(self, exc: BaseException) -> None:
+        """Show an exception in the message line (type and message, in words)."""
+        self.error.value = (f"<div role='alert' style='color:#8a2a00;font-weight:bold'>⚠ Error "
+                            f"({escape(type(exc).__name__)}): {escape(str(exc))}</div>")
+
+    def _guarded(self, action: Callable[..., Any], *args: Any) -> None:
+        """Run a callback; show its note on success or its exception in the message line."""
+        try:
+            note = action(*args)
+        except Exception as exc:  # shown to the user in the widget, and kept in last_error
+            self.last_error = exc
+            self.show_error(exc)
+            return
+        self.last_error = None
+        self.show_note(note or "")
+
+    # -- callbacks -------------------------------------------------------------------------
+    def _blocked_note(self) -> str | None:
+        """Why Step or Play cannot go on now (a human's move or the end), else ``None``."""
+        state = self.session.state
+        if state.is_terminal():
+            return "the game is over. Press Reset for a new game."
+        if self.session.waiting_for_human():
+            seat = self.seat_name(state.current_player())
+            return (f"{seat} must choose a move: click one of the move buttons. "
+                    "Step only draws cards and plays bot seats.")
+        return None
+
+    def _do_step(self) -> str | None:
+        note = self._blocked_note()
+        if note is not None:
+            self.refresh()
+            return note
+        self.session.step()
+        self.refresh()
+        return None
+
+    def _do_back(self) -> str | None:
+        moved = self.session.undo()
+        self.refresh()
+        return None if moved else "already at the start of the game."
+
+    def _do_forward(self) -> str | None:
+        moved = self.session.redo()
+        self.refresh()
+        return None if moved else "nothing to redo: Forward replays steps undone with Back."
+
+    def _do_reset(self) -> None:
+        self._stop_play()
+        self.session.reset(seed=int(self.seed_box.value))
+        self.refresh()
+
+    def _do_action(self, index: int) -> str | None:
+        if index >= len(self._shown_actions):
+            return "that button is not in use now."
+        self.session.play(self._shown_actions[index])
+        self.refresh()
+        return None
+
+    def _do_pick(self) -> str | None:
+        if not self.session.state.is_chance_node() or self.pick_box.value is None:
+            return "no card is to be dealt now."
+        self.session.play(int(self.pick_box.value))
+        self.refresh()
+        return None
+
+    def _do_view(self) -> None:
+        self.refresh()
+
+    def _stop_play(self) -> None:
+        self._syncing = True
+        try:
+            with self.play.hold_sync():
+                self.play.playing = False
+                self.play.value = 0
+        finally:
+            self._syncing = False
+
+    def _on_play_tick(self, change: dict) -> None:
+        """One tick of the Play widget (its value went up) is one step."""
+        if self._syncing or change["new"] <= change["old"]:
+            return
+
+        def tick() -> str | None:
+            note = self._blocked_note()
+            if note is not None:
+                self._stop_play()
+                self.refresh()
+                return "auto-play stopped: " + note
+            self.session.step()
+            if self._blocked_note() is not None or change["new"] >= _PLAY_MAX:
+                self._stop_play()
+            self.refresh()
+            return None
+
+        self._guarded(tick)
+        if self.last_error is not None:
+            self._stop_play()
+
+    def _on_timeline(self, change: dict) -> None:
+        if self._syncing:
+            return
+
+        def jump() -> None:
+            self.session.goto(int(change["new"]))
+            self.refresh()
+
+        self._guarded(jump)

@@ -1,0 +1,185 @@
+"""The game-agnostic engine: Param checks, the registry, events, errors and the light import."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import bus_lab
+from bus_lab import (
+    BusLabError, Event, IllegalActionError, OptionNotBuiltError, ParameterError, UnknownGameError, load_game,
+    registered_games, state_from_dict,
+)
+from bus_lab.engine import Param
+from bus_lab.engine import registry
+
+
+# -- Param ------------------------------------------------------------------------------------
+def test_param_choices():
+    p = Param("board", "pyramid", choices=("pyramid", "give_and_take"))
+    assert p.check("pyramid") == "pyramid" and p.check("give_and_take") == "give_and_take"
+    assert p.allowed_text() == "one of 'pyramid', 'give_and_take'"
+    with pytest.raises(ParameterError) as info:
+        p.check("tower")
+    assert str(info.value) == "board='tower' is not allowed: use one of 'pyramid', 'give_and_take'"
+
+
+def test_param_bounds():
+    p = Param("streak", 5, bounds=(3, 7))
+    assert [p.check(v) for v in (3, 5, 7)] == [3, 5, 7]
+    assert p.allowed_text() == "an integer from 3 to 7"
+    with pytest.raises(ParameterError, match=r"streak=8 is out of range: use an integer from 3 to 7"):
+        p.check(8)
+    with pytest.raises(ParameterError, match=r"streak=2 is out of range"):
+        p.check(2)
+    for bad in (True, False, 5.0, "5", None):
+        with pytest.raises(ParameterError, match="is not allowed: use an integer from 3 to 7"):
+            p.check(bad)
+
+
+def test_param_built():
+    p = Param("bus", "higher_lower", choices=("higher_lower", "questions"), built=("higher_lower",))
+    assert p.check("higher_lower") == "higher_lower"
+    with pytest.raises(OptionNotBuiltError) as info:
+        p.check("questions")
+    assert isinstance(info.value, NotImplementedError) and isinstance(info.value, BusLabError)
+    assert "bus='questions'" in str(info.value) and "'higher_lower'" in str(info.value)
+    with pytest.raises(ParameterError):  # not an allowed value at all: a ParameterError first
+        p.check("train")
+
+
+def test_param_free_value():
+    p = Param("name", "x")
+    assert p.allowed_text() == "any value" and p.check(object) is object
+
+
+# -- Game ---------------------------------------------------------------------------------------
+def test_game_defaults_equality_and_repr():
+    game = load_game("ride_the_bus")
+    assert game.params == {"players": 4, "board": "pyramid", "row_points": "escalating",
+                           "bus": "higher_lower", "streak": 5, "mode": "classic"}
+    assert game.num_players == 4
+    assert game == load_game("ride_the_bus", players=4)
+    assert game != load_game("ride_the_bus", players=3)
+    assert hash(game) == hash(load_game("ride_the_bus", streak=5))
+    assert repr(game).startswith("load_game('ride_the_bus', players=4")
+    assert eval(repr(game), {"load_game": load_game}) == game
+
+
+def test_game_unknown_parameter_lists_the_allowed_ones():
+    with pytest.raises(ParameterError) as info:
+        load_game("ride_the_bus", seats=4, colour="red")
+    message = str(info.value)
+    assert "colour, seats" in message
+    for name in ("players", "board", "row_points", "bus", "streak", "mode"):
+        assert name in message
+
+
+def test_state_from_dict_checks_game_and_params():
+    game = load_game("ride_the_bus", players=2)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    data = state.to_dict()
+    assert data == {"game": "ride_the_bus", "params": game.params, "history": state.history()}
+    assert state_from_dict(data).history() == state.history()
+    with pytest.raises(ValueError, match="params"):
+        load_game("ride_the_bus", players=3).state_from_dict(data)
+    with pytest.raises(ValueError, match="game"):
+        game.state_from_dict(dict(data, game="other"))
+    with pytest.raises(IllegalActionError):
+        game.state_from_dict(dict(data, history=[state.history()[0], 999]))
+
+
+def test_why_illegal():
+    state = load_game("ride_the_bus", players=2).new_initial_state()
+    legal = state.legal_actions()
+    assert state.why_illegal(legal[0]) is None and state.why_illegal(legal[0], seat=0) is None
+    assert "seat 0's turn, not seat 1's" in state.why_illegal(legal[0], seat=1)
+    assert "integer" in state.why_illegal("red")
+    assert state.why_illegal(5) is not None
+
+
+# -- registry -----------------------------------------------------------------------------------
+def test_registry_lists_games():
+    names = registered_games()
+    assert "ride_the_bus" in names and names == sorted(names)
+    assert load_game("ride_the_bus").name == "ride_the_bus"
+
+
+@pytest.mark.parametrize("name", ["ride_the_tram", "", None, 3])
+def test_unknown_game_lists_registered_names(name):
+    with pytest.raises(UnknownGameError) as info:
+        load_game(name)
+    assert isinstance(info.value, ValueError)
+    for known in registered_games():
+        assert known in str(info.value)
+
+
+def test_register_game(monkeypatch):
+    monkeypatch.setitem(registry._REGISTRY, "ride_the_bus_copy", "bus_lab.games.ride_the_bus:RideTheBusGame")
+    assert "ride_the_bus_copy" in registered_games()
+    assert load_game("ride_the_bus_copy", players=3).num_players == 3
+    registry.register_game("another_copy", "bus_lab.games.ride_the_bus:RideTheBusGame")
+    try:
+        assert "another_copy" in registered_games()
+    finally:
+        del registry._REGISTRY["another_copy"]
+    assert "another_copy" not in registered_games()
+
+
+# -- events and errors --------------------------------------------------------------------------
+def test_event_to_dict_is_json_safe_and_a_copy():
+    event = Event(rule="RTB-Q2", text="Seat 0 answers Q2.", step=6, data={"seat": 0, "guess": "higher"})
+    as_dict = event.to_dict()
+    assert as_dict == {"rule": "RTB-Q2", "text": "Seat 0 answers Q2.", "step": 6,
+                       "data": {"seat": 0, "guess": "higher"}}
+    assert json.loads(json.dumps(as_dict)) == as_dict
+    as_dict["data"]["seat"] = 9
+    assert event.data["seat"] == 0
+    assert str(event) == "[RTB-Q2] Seat 0 answers Q2."
+    assert Event("RTB-Q1", "x").to_dict() == {"rule": "RTB-Q1", "text": "x", "step": 0, "data": {}}
+
+
+def test_game_events_are_json_safe():
+    session = bus_lab.Session(load_game("ride_the_bus", players=3), seed=2, bots="random")
+    session.run_to_end()
+    events = [e.to_dict() for e in session.state.events()]
+    assert json.loads(json.dumps(events)) == events
+    assert all(e["rule"].startswith("RTB-") and e["text"] for e in events)
+    steps = [e["step"] for e in events]
+    assert steps == sorted(steps) and steps[-1] == len(session.state.history()) - 1
+
+
+def test_illegal_action_error_message():
+    err = IllegalActionError(5, "not now", [100, 101], ["red", "black"])
+    assert isinstance(err, ValueError) and isinstance(err, BusLabError)
+    assert str(err) == "Illegal action 5: not now. Legal actions: 100 (red), 101 (black)."
+    assert err.legal_actions == [100, 101] and err.labels == ["red", "black"] and err.reason == "not now"
+    over = IllegalActionError("x", "the game is over", [], [])
+    assert "There are no legal actions" in str(over)
+
+
+def test_error_families():
+    assert issubclass(ParameterError, ValueError) and issubclass(UnknownGameError, ValueError)
+    assert issubclass(OptionNotBuiltError, NotImplementedError)
+    assert not issubclass(OptionNotBuiltError, ValueError)
+
+
+# -- light import -------------------------------------------------------------------------------
+def test_import_bus_lab_is_light():
+    """``import bus_lab`` (and loading a game and playing it) imports no ipywidgets, matplotlib
+    or numpy."""
+    code = (
+        "import bus_lab, sys\n"
+        "s = bus_lab.Session(bus_lab.load_game('ride_the_bus', players=2), seed=1, bots='best_odds')\n"
+        "s.run_to_end()\n"
+        "print(sorted(m for m in ('ipywidgets', 'matplotlib', 'numpy') if m in sys.modules))\n"
+    )
+    bare = subprocess.run([sys.executable, "-c", "import bus_lab, sys; print(sorted(m for m in "
+                           "('ipywidgets', 'matplotlib', 'numpy') if m in sys.modules))"],
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert bare.stdout.strip() == "[]"
+    played = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert played.stdout.strip() == "[]"
