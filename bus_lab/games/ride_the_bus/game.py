@@ -17,16 +17,16 @@ class RideTheBusGame(Game):
 
     Args:
         players (int): 2–8 in classic mode, 1–8 in the solo gauntlet (RTB-SETUP-PLAYERS).
-        board (str): ``"pyramid"`` (default) or ``"give_and_take"`` (RTB-GT-*; not playable yet).
+        board (str): ``"pyramid"`` (default) or ``"give_and_take"`` (RTB-GT-*).
         row_points (str): ``"escalating"`` (default: 1–4 points per card by row) or ``"flat"``
             (1 point per card) (RTB-P-POINTS).
-        bus (str): ``"higher_lower"`` (default) or ``"questions"`` (RTB-QB-*; not playable yet).
+        bus (str): ``"higher_lower"`` (default) or ``"questions"`` (RTB-QB-*).
         streak (int): hits in a row that end the bus, 3–7, default 5 (RTB-B-END).
-        mode (str): ``"classic"`` (default) or ``"gauntlet"`` (RTB-SG-*; not playable yet).
+        mode (str): ``"classic"`` (default) or ``"gauntlet"`` (RTB-SG-*: Part 1, then 10 rides each;
+            ``board``, ``row_points`` and ``bus`` must stay at their defaults).
 
     Raises:
         ParameterError: unknown name or a value outside the allowed ones.
-        OptionNotBuiltError: an option the rules allow that this version does not play yet.
     """
 
     name = "ride_the_bus"
@@ -34,18 +34,26 @@ class RideTheBusGame(Game):
     lower_score_wins = True  # RTB-SCORE-LOW
     PARAMS = (
         Param("players", 4, "number of players (2-8; solo gauntlet 1-8)", bounds=(1, 8)),
-        Param("board", "pyramid", "Part 2 board", choices=("pyramid", "give_and_take"), built=("pyramid",)),
+        Param("board", "pyramid", "Part 2 board", choices=("pyramid", "give_and_take")),
         Param("row_points", "escalating", "points per card by row", choices=("escalating", "flat")),
-        Param("bus", "higher_lower", "Part 3 bus", choices=("higher_lower", "questions"), built=("higher_lower",)),
+        Param("bus", "higher_lower", "Part 3 bus", choices=("higher_lower", "questions")),
         Param("streak", 5, "hits in a row to get off the bus", bounds=(3, 7)),
-        Param("mode", "classic", "classic game or solo gauntlet", choices=("classic", "gauntlet"),
-              built=("classic",)),
+        Param("mode", "classic", "classic game or solo gauntlet", choices=("classic", "gauntlet")),
     )
 
     def _check_params(self, values: dict[str, Any]) -> None:
-        players = values["players"]
+        if values["mode"] == "gauntlet":
+            defaults = {p.name: p.default for p in self.PARAMS}
+            clash = [k for k in ("board", "row_points", "bus") if values[k] != defaults[k]]
+            if clash:
+                raise ParameterError(
+                    f"{', '.join(f'{k}={values[k]!r}' for k in clash)} does not apply in mode='gauntlet': the "
+                    f"gauntlet has no Part 2 and always rides higher/lower; leave it at its default (RTB-SG-FLOW)"
+                )
+            return
         if values["mode"] != "classic":
             return
+        players = values["players"]
         is_int = isinstance(players, int) and not isinstance(players, bool)
         if is_int and players == 1:
             raise ParameterError(

@@ -26,8 +26,11 @@ GUESS_LABELS = {
     RED: "red", BLACK: "black", HIGHER: "higher", LOWER: "lower", INSIDE: "inside",
     OUTSIDE: "outside", CLUBS: "clubs", DIAMONDS: "diamonds", HEARTS: "hearts", SPADES: "spades",
 }
-MAX_BUS_GUESSES = 40  # RTB-B-END
+MAX_BUS_GUESSES = 40  # RTB-B-END, RTB-QB-END
 PYRAMID_ROWS = (4, 3, 2, 1)  # RTB-P-LAYOUT: bottom row first
+GIVE_TAKE_SPOTS = 8  # RTB-GT-LAYOUT: four rows of a Give spot then a Take spot
+RIDES_EACH = 10  # RTB-SG-RIDES
+CHANCE_NODES = ("deal", "flip", "spot_flip", "bus_start", "bus_deal", "qb_deal")
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,11 @@ def seat_name(seat: int) -> str:
 
 
 class RideTheBusState(State):
-    """A game of Ride the Bus in progress (classic mode, pyramid board, higher/lower bus).
+    """A game of Ride the Bus in progress, with any table settings.
 
-    Phases: ``"questions"`` (Part 1), ``"pyramid"`` (Part 2), ``"bus"`` (Part 3), ``"over"``.
+    Phases: ``"questions"`` (Part 1); ``"pyramid"`` or ``"give_and_take"`` (Part 2);
+    ``"bus"`` (Part 3, higher/lower or questions bus); ``"rides"`` (the solo gauntlet, which has
+    no Part 2 or 3); ``"over"``.
     Everything on the table is face up; the only unknown is the order of the draw pile, which
     is not decided until a card is drawn (a chance node), so :meth:`view` is the same for every
     seat.
@@ -108,6 +113,9 @@ class RideTheBusState(State):
         self.num_players: int = p["players"]
         self.target: int = p["streak"]
         self.flat_rows: bool = p["row_points"] == "flat"
+        self.board: str = p["board"]
+        self.bus_kind: str = p["bus"]
+        self.gauntlet: bool = p["mode"] == "gauntlet"
         n = self.num_players
         self.draw: set[int] = set(C.DECK)
         self.discard: list[int] = []
@@ -122,6 +130,13 @@ class RideTheBusState(State):
         self.gives: list[tuple[int, int, str, str]] = []  # (giver, points, rule, what for)
         self.pyramid: list[int | None] = [None] * sum(PYRAMID_ROWS)
         self.pyramid_index = 0
+        self.spots: list[list[int]] = [[] for _ in range(GIVE_TAKE_SPOTS)]  # cards flipped per spot
+        self.spot_index = 0
+        self.run: list[int] = []  # questions bus: the cards of the current run
+        self.ride_order: list[int] = []  # gauntlet
+        self.ride_number = 0  # gauntlet: rides finished so far
+        self.ride_best: list[int] = [0] * n  # gauntlet: best single ride per seat
+        self.gauntlet_winners: list[int] = []
         self.in_play: list[int] = []
         self.rider: int | None = None
         self.card_to_beat: int | None = None
@@ -139,13 +154,13 @@ class RideTheBusState(State):
         node = self.node
         if node is None:
             return TERMINAL
-        if node in ("deal", "flip", "bus_start", "bus_deal"):
+        if node in CHANCE_NODES:
             return CHANCE
         if node == "guess":
             return self.q_seat
         if node == "give":
             return self.gives[0][0]
-        return self.rider  # bus_guess
+        return self.rider  # bus_guess, qb_guess
 
     def _legal_actions(self) -> list[int]:
         if self.node == "guess":
@@ -153,6 +168,8 @@ class RideTheBusState(State):
         if self.node == "give":
             giver = self.gives[0][0]
             return [GIVE_BASE + k for k in range(self.num_players) if k != giver]
+        if self.node == "qb_guess":
+            return list(QUESTIONS[len(self.run)].guesses)
         return [HIGHER, LOWER]  # bus_guess
 
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
@@ -221,10 +238,14 @@ class RideTheBusState(State):
         if self.q_seat == self.num_players:
             self.q_seat = 0
             self.q_round += 1
-        if self.q_round == len(QUESTIONS):
-            self._start_pyramid()
-        else:
+        if self.q_round < len(QUESTIONS):
             self.node = "guess"
+        elif self.gauntlet:
+            self._start_rides()
+        elif self.board == "give_and_take":
+            self._start_give_and_take()
+        else:
+            self._start_pyramid()
 
     # -- handing out points (Part 1 and the pyramid) -------------------------------------
     def _on_give(self, action: int) -> None:
@@ -237,8 +258,10 @@ class RideTheBusState(State):
             return
         if self.phase == "questions":
             self._next_question_turn()
-        else:
+        elif self.phase == "pyramid":
             self._finish_flip()
+        else:
+            self._finish_spot()
 
     def _add_points(self, seat: int, points: int, label: str, rule: str) -> None:
         self.points[seat] += points
@@ -307,6 +330,92 @@ class RideTheBusState(State):
         else:
             self._to_chance("flip")
 
+    # -- Part 2 variant: the Give & Take board -------------------------------------------
+    def _start_give_and_take(self) -> None:
+        self.phase = "give_and_take"
+        self._log("RTB-GT-LAYOUT", "Part 2 on the Give & Take board: eight spots in four rows, a Give spot then a "
+                  "Take spot; each spot's card comes from the top of the deck when its turn comes.")
+        self._to_chance("spot_flip")
+
+    def spot_kind(self, index: int) -> str:
+        """``"give"`` or ``"take"`` for Give & Take spot ``index`` (0–7) (RTB-GT-LAYOUT)."""
+        return "give" if index % 2 == 0 else "take"
+
+    def spot_points(self, index: int) -> int:
+        """Points per card played on Give & Take spot ``index``: its row 1–4, or 1 when flat
+        (RTB-GT-POINTS)."""
+        return 1 if self.flat_rows else index // 2 + 1
+
+    def _on_spot_flip(self, card: int) -> None:
+        index = self.spot_index
+        kind, worth, row = self.spot_kind(index), self.spot_points(index), index // 2 + 1
+        self.draw.discard(card)
+        self.spots[index].append(card)
+        self.in_play = [card]
+        again = " again" if len(self.spots[index]) > 1 else ""
+        self._log("RTB-GT-LAYOUT", f"The {kind.capitalize()} spot of row {row} is flipped{again}: "
+                  f"{C.card_code(card)}.", index=index, kind=kind, card=C.card_code(card))
+        rule = "RTB-GT-GIVE" if kind == "give" else "RTB-GT-TAKE"
+        matched = False
+        for seat in range(self.num_players):
+            matching = [c for c in self.rows[seat] if C.rank(c) == C.rank(card)]
+            if not matching:
+                continue
+            matched = True
+            self.rows[seat] = [c for c in self.rows[seat] if C.rank(c) != C.rank(card)]
+            self.discard.extend(matching)
+            codes = [C.card_code(c) for c in matching]
+            if kind == "give":
+                self._log(rule, f"{seat_name(seat)} plays {', '.join(codes)} and picks who takes the points.",
+                          seat=seat, cards=codes)
+                for _ in matching:
+                    self.gives.append((seat, worth, rule, "Part 2: Give spot points handed over"))
+            else:
+                self._add_points(seat, worth * len(matching), "Part 2: Take spot points", rule)
+                self._log(rule, f"{seat_name(seat)} plays {', '.join(codes)} and takes {worth * len(matching)} "
+                          f"point{'s' if worth * len(matching) > 1 else ''}.", seat=seat, cards=codes)
+            self._log("RTB-DISCARD", f"{', '.join(codes)} go{'es' if len(codes) == 1 else ''} to the discard pile.",
+                      cards=codes)
+        if matched:
+            self._log("RTB-GT-POINTS", f"Row {row} is worth {worth} point{'s' if worth > 1 else ''} per card played.",
+                      row=row, points=worth)
+            if self.gives:
+                self.node = "give"
+            else:
+                self._finish_spot()
+            return
+        # RTB-GT-REFLIP: nobody holds it; flip this spot again, unless no card left can match.
+        self.in_play = []
+        self.discard.append(card)
+        held = {C.rank(c) for row_cards in self.rows for c in row_cards}
+        if not any(C.rank(c) in held for c in list(self.draw) + self.discard):
+            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_code(card)}'s rank, and no card left in the draw or "
+                      f"discard pile matches a card in anyone's row: Part 2 ends.")
+            self._end_part_two()
+        else:
+            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_code(card)}'s rank: it goes to the discard pile and "
+                      f"the spot is flipped again.")
+            self._to_chance("spot_flip")
+
+    def _finish_spot(self) -> None:
+        card = self.in_play.pop()
+        self.discard.append(card)
+        self._log("RTB-DISCARD", f"The spot's {C.card_code(card)} goes to the discard pile.", cards=[C.card_code(card)])
+        self.spot_index += 1
+        holders = sum(1 for row_cards in self.rows if row_cards)
+        if self.spot_index == GIVE_TAKE_SPOTS:
+            self._log("RTB-GT-END", "The eighth spot is done: Part 2 ends.")
+            self._end_part_two()
+        elif holders <= 1:
+            self._log("RTB-GT-END", f"{'Only one player still has' if holders else 'Nobody still has'} cards: "
+                      f"Part 2 ends early.")
+            self._end_part_two()
+        else:
+            self._to_chance("spot_flip")
+
+    def _end_part_two(self) -> None:
+        self._start_bus()
+
     # -- Part 3: the bus -----------------------------------------------------------------
     def _start_bus(self) -> None:
         self.phase = "bus"
@@ -316,21 +425,33 @@ class RideTheBusState(State):
         self._log("RTB-B-RIDER", f"{seat_name(rider)} holds the most cards ({len(self.rows[rider])}) "
                   f"and rides the bus (ties: more points, then the earlier seat).",
                   rider=rider, cards=[len(r) for r in self.rows])
-        self._to_chance("bus_start")
+        if self.bus_kind == "questions":
+            self._log("RTB-QB-ORDER", f"The questions bus: {seat_name(rider)} answers the four questions again, "
+                      f"each on a new card; there is no starting card.")
+            self.node = "qb_guess"
+        else:
+            self._to_chance("bus_start")
 
     def _on_bus_start(self, card: int) -> None:
         self.draw.discard(card)
         self.card_to_beat = card
         self.in_play = [card]
         self.bus_cards.append(card)
-        self._log("RTB-B-FLIP", f"The bus starts: {C.card_code(card)} is flipped face up.", card=C.card_code(card))
+        if self.gauntlet:
+            self._log("RTB-SG-RIDE", f"The first ride starts: {C.card_code(card)} is flipped face up.",
+                      card=C.card_code(card))
+        else:
+            self._log("RTB-B-FLIP", f"The bus starts: {C.card_code(card)} is flipped face up.", card=C.card_code(card))
         self.node = "bus_guess"
 
     def _on_bus_guess(self, guess: int) -> None:
         self.pending_guess = guess
-        self._log("RTB-B-GUESS", f"{seat_name(self.rider)} calls {GUESS_LABELS[guess]} than "
-                  f"{C.card_code(self.card_to_beat)} (guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}).",
-                  guess=GUESS_LABELS[guess])
+        if self.gauntlet:
+            what = f"(ride {self.ride_number + 1} of {len(self.ride_order) * RIDES_EACH}, streak {self.streak})"
+        else:
+            what = f"(guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES})"
+        self._log("RTB-SG-RIDE" if self.gauntlet else "RTB-B-GUESS", f"{seat_name(self.rider)} calls "
+                  f"{GUESS_LABELS[guess]} than {C.card_code(self.card_to_beat)} {what}.", guess=GUESS_LABELS[guess])
         self._to_chance("bus_deal")
 
     def _on_bus_deal(self, card: int) -> None:
@@ -347,6 +468,9 @@ class RideTheBusState(State):
         if hit:
             self.streak += 1
             self.best_streak = max(self.best_streak, self.streak)
+        if self.gauntlet:
+            self._gauntlet_result(card, hit)
+        elif hit:
             self._log("RTB-B-STREAK", f"{C.card_code(card)}: a hit, streak {self.streak} of {self.target}.",
                       card=C.card_code(card), hit=True, streak=self.streak)
         else:
@@ -356,6 +480,10 @@ class RideTheBusState(State):
                       f"the streak goes back to 0.", card=C.card_code(card), hit=False, streak=0)
         self._log("RTB-DISCARD", f"{C.card_code(old)} is no longer needed and goes to the discard pile.",
                   cards=[C.card_code(old)])
+        if self.gauntlet:
+            if self.node is not None:
+                self.node = "bus_guess"
+            return
         if self.streak >= self.target:
             self._log("RTB-B-END", f"{self.target} hits in a row: {seat_name(rider)} gets off the bus.")
             self._finish()
@@ -365,9 +493,109 @@ class RideTheBusState(State):
         else:
             self.node = "bus_guess"
 
+    # -- Part 3 variant: the questions bus -----------------------------------------------
+    def _on_qb_guess(self, guess: int) -> None:
+        q = QUESTIONS[len(self.run)]
+        self.pending_guess = guess
+        rule = "RTB-QB-COMPARE" if q.number in (2, 3) else "RTB-QB-ORDER"
+        against = ""
+        if q.number in (2, 3):
+            against = " (against " + " and ".join(C.card_code(c) for c in self.run[: q.number - 1]) + ")"
+        self._log(rule, f"{seat_name(self.rider)} answers Q{q.number} ({q.text}) on the bus: "
+                  f"{GUESS_LABELS[guess]}{against}, guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.",
+                  guess=GUESS_LABELS[guess], question=q.number)
+        self._to_chance("qb_deal")
+
+    def _on_qb_deal(self, card: int) -> None:
+        self.draw.discard(card)
+        q = QUESTIONS[len(self.run)]
+        right = judge(self.pending_guess, card, self.run)
+        self.pending_guess = None
+        self.bus_guesses += 1
+        self.bus_cards.append(card)
+        rider = self.rider
+        if right:
+            self.run.append(card)
+            self.in_play = list(self.run)
+            self.streak = len(self.run)
+            self.best_streak = max(self.best_streak, self.streak)
+            self._log("RTB-QB-ORDER", f"{C.card_code(card)}: right on Q{q.number}.", card=C.card_code(card),
+                      hit=True, streak=self.streak)
+        else:
+            lost = self.run + [card]
+            self.discard.extend(lost)
+            self.run = []
+            self.in_play = []
+            self.streak = 0
+            self._add_points(rider, 1, "Part 3: misses on the bus", "RTB-QB-MISS")
+            codes = [C.card_code(c) for c in lost]
+            self._log("RTB-QB-MISS", f"{C.card_code(card)}: a miss on Q{q.number}; {seat_name(rider)} takes 1 point, "
+                      f"goes back to Q1, and the run ({', '.join(codes)}) goes to the discard pile.",
+                      card=C.card_code(card), hit=False, cards=codes)
+        if len(self.run) == len(QUESTIONS):
+            self._log("RTB-QB-END", f"All four answered right in a row: {seat_name(rider)} gets off the bus.")
+            self._finish()
+        elif self.bus_guesses >= MAX_BUS_GUESSES:
+            self._log("RTB-QB-END", f"{MAX_BUS_GUESSES} guesses made: the bus stops.")
+            self._finish()
+        else:
+            self.node = "qb_guess"
+
+    # -- the solo gauntlet ---------------------------------------------------------------
+    def _start_rides(self) -> None:
+        self.phase = "rides"
+        n = self.num_players
+        self.ride_order = sorted(range(n), key=lambda s: (-self.points[s], s))
+        self.rider = self.ride_order[0]
+        self.streak = 0
+        self._log("RTB-SG-FLOW", "The gauntlet has no pyramid and no bus: the rides start straight after Part 1.")
+        self._log("RTB-SG-QUESTIONS", "Part 1 points only set the ride order.", points=list(self.points))
+        order = ", ".join(f"{seat_name(s)} ({self.points[s]})" for s in self.ride_order)
+        self._log("RTB-SG-ORDER", f"Ride order, most points first, ties to the earlier seat: {order}.",
+                  order=list(self.ride_order))
+        self._log("RTB-SG-RIDES", f"Each player gets {RIDES_EACH} rides; {self.target} hits in a row wins on the spot.")
+        self._to_chance("bus_start")
+
+    def _gauntlet_result(self, card: int, hit: bool) -> None:
+        rider = self.rider
+        code = C.card_code(card)
+        if hit:
+            self.ride_best[rider] = max(self.ride_best[rider], self.streak)
+            if self.streak >= self.target:
+                self._log("RTB-SG-WIN", f"{code}: {self.target} hits in a row! {seat_name(rider)} wins on the spot.",
+                          card=code, hit=True, streak=self.streak)
+                self.gauntlet_winners = [rider]
+                self._finish()
+            else:
+                self._log("RTB-SG-RIDE", f"{code}: a hit, streak {self.streak}.", card=code, hit=True,
+                          streak=self.streak)
+            return
+        self.ride_number += 1
+        total = len(self.ride_order) * RIDES_EACH
+        self._log("RTB-SG-RIDE", f"{code}: a miss ends {seat_name(rider)}'s ride {self.ride_number} of {total} "
+                  f"(streak {self.streak}); {code} is the card to beat for the next ride.", card=code, hit=False,
+                  streak=self.streak)
+        self.streak = 0
+        if self.ride_number >= total:
+            best = max(self.ride_best)
+            if len(self.ride_order) == 1:
+                self.gauntlet_winners = []
+                self._log("RTB-SG-WIN", f"All {RIDES_EACH} rides are used without {self.target} hits in a row: "
+                          f"the lone rider loses (best ride {best}).")
+            else:
+                self.gauntlet_winners = [s for s in range(self.num_players) if self.ride_best[s] == best]
+                names = " and ".join(seat_name(s) for s in self.gauntlet_winners)
+                self._log("RTB-SG-WIN", f"Nobody made {self.target} in a row; the longest streak ({best}) wins: "
+                          f"{names}.", winners=list(self.gauntlet_winners))
+            self._finish()
+        else:
+            self.rider = self.ride_order[self.ride_number % len(self.ride_order)]
+
     def _finish(self) -> None:
         self.phase = "over"
         self.node = None
+        if self.gauntlet:
+            return
         scores = ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(self.points))
         best = min(self.points)
         winners = [s for s, p in enumerate(self.points) if p == best]
@@ -393,8 +621,19 @@ class RideTheBusState(State):
 
     # -- results -------------------------------------------------------------------------
     def returns(self) -> list[int]:
-        """Points per seat (bad: lowest total wins, RTB-SCORE-LOW)."""
+        """Points per seat (bad: lowest total wins, RTB-SCORE-LOW). In the gauntlet these are
+        the Part 1 points, which only set the ride order (RTB-SG-QUESTIONS)."""
         return list(self.points)
+
+    def winners(self) -> list[int]:
+        """Seats sharing the win once the game is over (RTB-SCORE-TIE), else ``[]``. In the
+        gauntlet: the rider who made the target streak, else the longest streak (ties share);
+        a lone rider who never made it has no win (RTB-SG-WIN)."""
+        if self.node is not None:
+            return []
+        if self.gauntlet:
+            return list(self.gauntlet_winners)
+        return super().winners()
 
     def score_breakdown(self, seat: int) -> list[dict[str, Any]]:
         """Lines ``{"label", "rule", "points", "times"}`` adding up to ``returns()[seat]``.
@@ -420,7 +659,9 @@ class RideTheBusState(State):
         """The cards the pending or next guess compares against (see :func:`judge`)."""
         if self.phase == "questions":
             return list(self.rows[self.q_seat])
-        if self.phase == "bus" and self.card_to_beat is not None:
+        if self.node in ("qb_guess", "qb_deal"):
+            return list(self.run)
+        if self.phase in ("bus", "rides") and self.card_to_beat is not None:
             return [self.card_to_beat]
         return []
 
@@ -434,7 +675,7 @@ class RideTheBusState(State):
         Raises:
             ValueError: no guess is waiting for its card.
         """
-        if self.pending_guess is None or self.node not in ("deal", "bus_deal"):
+        if self.pending_guess is None or self.node not in ("deal", "bus_deal", "qb_deal"):
             raise ValueError("no guess is waiting for a card")
         return judge(self.pending_guess, card, self.guess_reference())
 
@@ -442,9 +683,13 @@ class RideTheBusState(State):
         """One sentence saying what happens next, for status lines and screen readers."""
         node = self.node
         if node is None:
-            best = min(self.points)
-            winners = [seat_name(s) for s, p in enumerate(self.points) if p == best]
-            return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best} points."
+            winners = [seat_name(s) for s in self.winners()]
+            verb = f"win{'s' if len(winners) == 1 else ''}"
+            if self.gauntlet:
+                if not winners:
+                    return f"Game over: the lone rider never made {self.target} in a row and loses."
+                return f"Game over: {' and '.join(winners)} {verb} with a streak of {max(self.ride_best)}."
+            return f"Game over: {' and '.join(winners)} {verb} with {min(self.points)} points."
         if node == "guess":
             q = QUESTIONS[self.q_round]
             return f"{seat_name(self.q_seat)}, Q{q.number} for {q.points} point{'s' if q.points > 1 else ''}: {q.text}?"
@@ -453,6 +698,20 @@ class RideTheBusState(State):
         if node == "give":
             giver, points, _, _ = self.gives[0]
             return f"{seat_name(giver)}: who takes {points} point{'s' if points > 1 else ''}?"
+        if node == "spot_flip":
+            i = self.spot_index
+            return f"Flip the {self.spot_kind(i).capitalize()} spot of row {i // 2 + 1}."
+        if node == "qb_guess":
+            q = QUESTIONS[len(self.run)]
+            return (f"{seat_name(self.rider)} on the questions bus, Q{q.number}: {q.text}? "
+                    f"Guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.")
+        if node == "qb_deal":
+            return f"Deal the next bus card ({GUESS_LABELS[self.pending_guess]} was called)."
+        if node == "bus_guess" and self.gauntlet:
+            return (f"{seat_name(self.rider)}, ride {self.ride_number + 1} of {len(self.ride_order) * RIDES_EACH}: "
+                    f"higher or lower than {C.card_code(self.card_to_beat)}? Streak {self.streak} of {self.target}.")
+        if node == "bus_start" and self.gauntlet:
+            return f"{seat_name(self.rider)} takes the first ride: flip the first card."
         if node == "flip":
             return f"Flip pyramid card {self.pyramid_index + 1} of 10 (row {self.pyramid_row(self.pyramid_index)})."
         if node == "bus_start":
@@ -491,13 +750,26 @@ class RideTheBusState(State):
                  "card": None if c is None else code(c), "current": bool(self.in_play) and
                  self.phase == "pyramid" and i == self.pyramid_index}
                 for i, c in enumerate(self.pyramid)
-            ],
+            ] if self.board == "pyramid" and not self.gauntlet else [],
+            "spots": [
+                {"row": i // 2 + 1, "kind": self.spot_kind(i), "points": self.spot_points(i),
+                 "cards": [code(c) for c in cards],
+                 "current": bool(self.in_play) and self.phase == "give_and_take" and i == self.spot_index}
+                for i, cards in enumerate(self.spots)
+            ] if self.board == "give_and_take" and not self.gauntlet else [],
             "bus": {
                 "rider": self.rider, "card_to_beat": None if self.card_to_beat is None else code(self.card_to_beat),
                 "cards": [code(c) for c in self.bus_cards], "streak": self.streak,
                 "best_streak": self.best_streak, "target": self.target, "guesses": self.bus_guesses,
-                "max_guesses": MAX_BUS_GUESSES,
+                "max_guesses": MAX_BUS_GUESSES, "kind": "higher_lower" if self.gauntlet else self.bus_kind,
+                "run": [code(c) for c in self.run],
+                "question": len(self.run) + 1 if self.node in ("qb_guess", "qb_deal") else None,
             },
+            "gauntlet": None if not self.gauntlet else {
+                "order": list(self.ride_order), "ride": self.ride_number + 1 if self.node else self.ride_number,
+                "total_rides": self.num_players * RIDES_EACH, "best": list(self.ride_best),
+            },
+            "options": dict(self._game.params),
             "draw_pile": len(self.draw),
             "discard": [code(c) for c in self.discard],
             "winners": self.winners(),
@@ -529,4 +801,9 @@ class RideTheBusState(State):
         other.pyramid = list(self.pyramid)
         other.in_play = list(self.in_play)
         other.bus_cards = list(self.bus_cards)
+        other.spots = [list(x) for x in self.spots]
+        other.run = list(self.run)
+        other.ride_order = list(self.ride_order)
+        other.ride_best = list(self.ride_best)
+        other.gauntlet_winners = list(self.gauntlet_winners)
         return other
