@@ -223,9 +223,13 @@ class State:
         if seat is not None and seat != player:
             whose = "chance's (a card is to be drawn)" if player == CHANCE else f"seat {player}'s"
             return f"it is {whose} turn, not seat {seat}'s"
-        if action not in self.legal_actions():
+        if not self._is_legal(action):
             return self._why_not_legal(action)
         return None
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` is among :meth:`legal_actions` (override with a faster test)."""
+        return action in self.legal_actions()
 
     def _why_not_legal(self, action: int) -> str:
         """Reason for an action that is not among the legal ones (override for detail)."""

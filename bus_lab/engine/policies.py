@@ -39,6 +39,9 @@ def sample_chance(state: State, rng: random.Random) -> int:
     outcomes = state.chance_outcomes()
     if not outcomes:
         raise ValueError("not a chance node")
+    first = outcomes[0][1]
+    if all(p is first or p == first for _, p in outcomes):  # uniform: the same draw as the general method below
+        return outcomes[rng.randrange(len(outcomes))][0]
     denominator = 1
     for _, p in outcomes:
         denominator = math.lcm(denominator, p.denominator)

@@ -175,6 +175,11 @@ class RideTheBusState(State):
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
         return self._uniform(self.draw)
 
+    def _is_legal(self, action: int) -> bool:
+        if self.node in CHANCE_NODES:
+            return action in self.draw
+        return action in self._legal_actions()
+
     def _why_not_legal(self, action: int) -> str:
         if self.is_chance_node():
             if 0 <= action < 52:
