@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import IllegalActionError
