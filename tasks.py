@@ -4,6 +4,7 @@
 Usage:
     python3 tasks.py lab  [jupyter lab options, e.g. --no-browser --port 8899]
     python3 tasks.py test [pytest options, e.g. -x tests/test_cards.py]
+    python3 tasks.py bench [--quick]  # print the benchmark table
     python3 tasks.py pins        # regenerate the pinned requirement files
 
 `lab` and `test` create a virtual environment in .venv (if missing), install the
@@ -236,6 +237,17 @@ def task_test(args: list[str]) -> int:
         return 130
 
 
+def task_bench(args: list[str]) -> int:
+    """Print the benchmark table (benchmarks/run.py; options such as --quick pass through)."""
+    ensure_env(TEST_PINS)
+    cmd = [str(VENV_PYTHON), str(ROOT / "benchmarks" / "run.py"), *args]
+    say("running: benchmarks/run.py " + " ".join(args))
+    try:
+        return subprocess.call(cmd, cwd=ROOT)
+    except KeyboardInterrupt:
+        return 130
+
+
 def _pyproject_requirements() -> tuple[list[str], list[str]]:
     try:
         import tomllib
@@ -292,7 +304,7 @@ def task_pins(args: list[str]) -> int:
     return 0
 
 
-TASKS = {"lab": task_lab, "test": task_test, "pins": task_pins}
+TASKS = {"lab": task_lab, "test": task_test, "bench": task_bench, "pins": task_pins}
 
 
 def main(argv: list[str]) -> int:
