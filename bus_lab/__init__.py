@@ -27,11 +27,12 @@ from bus_lab.engine import (
     registered_games,
     state_from_dict,
 )
+from bus_lab.simulate import simulate
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CHANCE", "TERMINAL", "BusLabError", "Event", "Game", "IllegalActionError",
     "OptionNotBuiltError", "ParameterError", "Session", "State", "UnknownGameError",
-    "load_game", "registered_games", "state_from_dict", "__version__",
+    "load_game", "registered_games", "simulate", "state_from_dict", "__version__",
 ]

@@ -1,0 +1,266 @@
+"""``simulate``: many seeded games through the step-through engine, on one core or many.
+
+Each game ``i`` of a run with master seed ``s`` is played by a :class:`~bus_lab.engine.session.Session`
+whose seed is :func:`game_seed` ``(s, i)``, so a game's result depends only on ``(s, i)``: the same
+master seed gives the same table whether the games run in this process, in a
+``concurrent.futures.ProcessPoolExecutor`` over every local core, or on a cluster through a Dask
+``distributed`` client's executor::
+
+    from concurrent.futures import ProcessPoolExecutor
+    from bus_lab.simulate import simulate
+
+    rows = simulate("ride_the_bus", 1_000, bots="random", seed=1, players=4)
+    with ProcessPoolExecutor() as pool:
+        assert simulate("ride_the_bus", 1_000, seed=1, players=4, executor=pool) == rows
+
+    from dask.distributed import Client          # a cluster, if you have one
+    with Client("tcp://scheduler:8786") as client:
+        rows = simulate("ride_the_bus", 100_000, seed=1, executor=client.get_executor())
+
+Importing this module is cheap (the engine only): numpy is imported when seeds are derived
+(``numpy.random.SeedSequence``), ``concurrent.futures`` when an executor is used.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from bus_lab.engine.core import Game, State
+from bus_lab.engine.registry import load_game
+
+if TYPE_CHECKING:  # concurrent.futures is imported only when an executor is used
+    import concurrent.futures as cf
+
+__all__ = ["simulate", "game_seed", "ride_the_bus_extras"]
+
+ROW_KEYS = ("game_index", "seed", "winners", "scores", "length")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run with master seed ``seed``.
+
+    ``numpy.random.SeedSequence(seed, spawn_key=(index,))`` is the ``index``-th child of
+    ``SeedSequence(seed).spawn(...)``; its first 32-bit word is the game's seed. Children of one master
+    seed are statistically independent, and the value depends on nothing but ``(seed, index)``.
+
+    Args:
+        seed (int): the master seed, ≥ 0.
+        index (int): the game's index in the run, ≥ 0.
+
+    Returns:
+        an int from 0 to 2**32 − 1.
+
+    Raises:
+        ValueError: a negative or non-integer seed or index.
+    """
+    for name, value in (("seed", seed), ("index", index)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name}={value!r}: use a non-negative integer")
+    import numpy as np
+
+    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1)[0])
+
+
+def _play_chunk(game: Game, bots: Any, seed: int, indices: Sequence[int],
+                extras: Callable[[State], dict] | None) -> list[dict[str, Any]]:
+    """Play the games ``indices`` (module level, so process pools and clusters can pickle it)."""
+    from bus_lab.engine.session import Session
+
+    rows = []
+    for index in indices:
+        s = game_seed(seed, index)
+        session = Session(game, seed=s, bots=bots)
+        session.run_to_end()
+        state = session.state
+        if not state.is_terminal():  # cannot happen when every seat is a bot
+            raise RuntimeError(f"game {index} stopped before the end: {state}")
+        row = {"game_index": index, "seed": s, "winners": list(state.winners()), "scores": list(state.returns()),
+               "length": len(state.history())}
+        if extras is not None:
+            more = extras(state)
+            if not isinstance(more, Mapping):
+                raise ValueError(f"extras(state) must return a dict, not {type(more).__name__}")
+            clash = sorted(set(more) & set(ROW_KEYS))
+            if clash:
+                raise ValueError(f"extras(state) may not overwrite the keys {', '.join(clash)}")
+            row.update(more)
+        rows.append(row)
+    return rows
+
+
+def _check_bots(game: Game, bots: Any) -> Any:
+    named = game.policies()
+    allowed = ", ".join(repr(n) for n in sorted(named))
+    if isinstance(bots, str):
+        if bots not in named:
+            raise ValueError(f"bots={bots!r} is not a bot of {game.name}: use one of {allowed}, "
+                             f"or a dict {{seat: name}} covering every seat")
+        return bots
+    if callable(bots):
+        return bots
+    if isinstance(bots, Mapping):
+        seats = set(range(game.num_players))
+        if set(bots) != seats:
+            raise ValueError(f"bots={dict(bots)!r} must give a bot to every seat 0 to {game.num_players - 1} "
+                             f"(a simulation has no human players)")
+        for seat, spec in bots.items():
+            if isinstance(spec, str) and spec not in named:
+                raise ValueError(f"bots[{seat}]={spec!r} is not a bot of {game.name}: use one of {allowed}")
+            if not isinstance(spec, str) and not callable(spec):
+                raise ValueError(f"bots[{seat}]={spec!r}: use a bot name ({allowed}) or a policy function")
+        return dict(bots)
+    raise ValueError(f"bots={bots!r}: use a bot name ({allowed}), a dict {{seat: name}} for every seat, "
+                     f"or a policy function")
+
+
+def simulate(game_or_name: Game | str, n_games: int, bots: Any = "random", seed: int = 0,
+             executor: cf.Executor | None = None, progress: bool = False,
+             extras: Callable[[State], dict] | None = None, chunk_size: int | None = None,
+             **params: Any) -> list[dict[str, Any]]:
+    """Play ``n_games`` seeded games to the end with bots and return one row per game.
+
+    Args:
+        game_or_name (Game | str): a game, or a registered name such as ``"ride_the_bus"`` (then
+            ``**params`` are its parameters, e.g. ``players=4, board="give_and_take"``).
+        n_games (int): games to play, ≥ 1.
+        bots (str | dict | callable): the bot of every seat: a name from ``game.policies()``
+            (``"random"``, ``"best_odds"`` for Ride the Bus), a dict ``{seat: name or policy}`` covering
+            every seat, or a policy ``policy(state, rng) -> action``. With an executor, policies must
+            be picklable (defined at module level).
+        seed (int): master seed, ≥ 0; game ``i`` uses :func:`game_seed` ``(seed, i)``.
+        executor (concurrent.futures.Executor | None): where to play. ``None`` plays here, in order;
+            a ``ProcessPoolExecutor`` uses local cores; a Dask client's ``get_executor()`` a cluster.
+            The rows are the same, in the same order, whatever the executor.
+        progress (bool): show a progress bar (``tqdm.auto``) counting finished games.
+        extras (callable | None): ``extras(state) -> dict`` of per-game figures computed from the
+            final state and added to each row (e.g. :func:`ride_the_bus_extras`); picklable when an
+            executor is used. It may not reuse the standard keys.
+        chunk_size (int | None): games per task sent to the executor (default: about four tasks
+            per worker when the executor says how many it has, else 50 games per task).
+        **params: game parameters when ``game_or_name`` is a name.
+
+    Returns:
+        a list of ``n_games`` dicts in game order: ``{"game_index": i, "seed": the game's seed,
+        "winners": [seats sharing the win], "scores": [points per seat, from state.returns()],
+        "length": actions in the game (decisions and draws), **extras}``.
+
+    Raises:
+        ValueError: a bad ``n_games``, ``seed``, ``bots``, ``chunk_size`` or ``executor`` (the message
+            names the allowed values); ``UnknownGameError``/``ParameterError`` (both ``ValueError``) for
+            a bad name or parameter; parameters given together with a ``Game``.
+    """
+    if isinstance(game_or_name, Game):
+        if params:
+            raise ValueError(f"parameters {sorted(params)} were given with a Game object: pass a game name "
+                             f"with parameters, or a Game already made with them")
+        game = game_or_name
+    elif isinstance(game_or_name, str):
+        game = load_game(game_or_name, **params)
+    else:
+        raise ValueError(f"game_or_name={game_or_name!r}: use a Game or a registered game name such as "
+                         f"'ride_the_bus'")
+    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
+        raise ValueError(f"n_games={n_games!r}: use a positive integer")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed={seed!r}: use a non-negative integer")
+    bots = _check_bots(game, bots)
+    if extras is not None and not callable(extras):
+        raise ValueError(f"extras={extras!r}: use None or a function extras(state) -> dict")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor={executor!r}: use None or a concurrent.futures.Executor (e.g. "
+                         f"ProcessPoolExecutor(), or a Dask client's get_executor())")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
+                                   or chunk_size < 1):
+        raise ValueError(f"chunk_size={chunk_size!r}: use None or a positive integer")
+
+    from bus_lab.prob.montecarlo import progress_bar
+
+    bar = progress_bar(total=n_games, enabled=progress, description="games")
+    try:
+        if executor is None:
+            step = chunk_size or max(1, min(100, math.ceil(n_games / 100)))
+            rows: list[dict[str, Any]] = []
+            for start in range(0, n_games, step):
+                chunk = range(start, min(start + step, n_games))
+                rows.extend(_play_chunk(game, bots, seed, chunk, extras))
+                if bar is not None:
+                    bar.update(len(chunk))
+            return rows
+        if chunk_size is None:
+            workers = getattr(executor, "_max_workers", None)
+            chunk_size = max(1, math.ceil(n_games / (4 * workers))) if workers else 50
+            chunk_size = min(chunk_size, 500)
+        import concurrent.futures as cf
+
+        futures = {}
+        for start in range(0, n_games, chunk_size):
+            chunk = list(range(start, min(start + chunk_size, n_games)))
+            futures[executor.submit(_play_chunk, game, bots, seed, chunk, extras)] = start
+        results: dict[int, list[dict[str, Any]]] = {}
+        try:
+            for future in cf.as_completed(futures):
+                chunk_rows = future.result()
+                results[futures[future]] = chunk_rows
+                if bar is not None:
+                    bar.update(len(chunk_rows))
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+        return [row for start in sorted(results) for row in results[start]]
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def ride_the_bus_extras(state: State) -> dict[str, Any]:
+    """Per-game figures of a finished Ride the Bus game, for ``simulate(..., extras=...)``.
+
+    Args:
+        state: a terminal ``RideTheBusState`` (any options).
+
+    Returns:
+        dict with
+
+        * ``"part1_points"``, ``"part2_points"``, ``"bus_points"`` (int): points added to all seats
+          together in Part 1 (RTB-Q-WRONG, RTB-Q-RIGHT), Part 2 (RTB-P-GIVE, RTB-GT-GIVE, RTB-GT-TAKE)
+          and Part 3 (RTB-B-STREAK, RTB-QB-MISS);
+        * ``"rider"`` (int | None): the seat that rode the bus (the last rider in the gauntlet);
+        * ``"rider_cards"`` (int | None): cards the rider still held (RTB-B-RIDER; ``None`` in the
+          gauntlet, which has no Part 2);
+        * ``"bus_guesses"`` (int): calls made on the bus, or on all rides of the gauntlet;
+        * ``"got_off"`` (bool): the bus ended on the target streak, not on the 40-call limit
+          (RTB-B-END, RTB-QB-END); in the gauntlet, somebody won on the spot (RTB-SG-WIN);
+        * ``"part2_flips"`` (int): pyramid or Give & Take cards turned up (RTB-P-FLIP, RTB-GT-REFLIP);
+        * ``"rides"`` (int | None): rides ended by a miss in the gauntlet (RTB-SG-RIDES; a win on the
+          spot ends the game during a ride), else ``None``;
+        * ``"best_streaks"`` (list[int] | None): each seat's best ride in the gauntlet, else ``None``;
+        * ``"ride_order"`` (list[int] | None): the gauntlet's ride order (RTB-SG-ORDER), else ``None``.
+
+    Raises:
+        ValueError: the state is not a finished Ride the Bus game.
+    """
+    if getattr(state.get_game(), "name", None) != "ride_the_bus" or not state.is_terminal():
+        raise ValueError("ride_the_bus_extras needs a finished Ride the Bus game")
+    parts = {"Part 1": 0, "Part 2": 0, "Part 3": 0}
+    for ledger in state.ledger:
+        for label, _rule, points in ledger:
+            parts[label.split(":")[0]] += points
+    gauntlet = state.gauntlet
+    flips = sum(1 for e in state.events() if e.rule == "RTB-P-FLIP"
+                or (e.rule == "RTB-GT-LAYOUT" and "index" in e.data))
+    if gauntlet:
+        got_off = bool(state.gauntlet_winners) and max(state.ride_best) >= state.target
+    else:
+        got_off = len(state.run) == 4 if state.bus_kind == "questions" else state.streak >= state.target
+    return {
+        "part1_points": parts["Part 1"], "part2_points": parts["Part 2"], "bus_points": parts["Part 3"],
+        "rider": state.rider,
+        "rider_cards": None if gauntlet else len(state.rows[state.rider]),
+        "bus_guesses": state.bus_guesses,
+        "got_off": got_off,
+        "part2_flips": flips,
+        "rides": state.ride_number if gauntlet else None,
+        "best_streaks": list(state.ride_best) if gauntlet else None,
+        "ride_order": list(state.ride_order) if gauntlet else None,
+    }

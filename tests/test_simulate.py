@@ -1,0 +1,114 @@
+"""``bus_lab.simulate``: seeded full games through the engine, the same rows on any executor."""
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from bus_lab import Session, load_game
+from bus_lab.simulate import game_seed, ride_the_bus_extras, simulate
+
+
+def test_game_seeds_are_the_spawned_children_of_the_master_seed():
+    """Game i's seed is the first word of the i-th child of SeedSequence(seed).spawn(...)."""
+    children = np.random.SeedSequence(42).spawn(5)
+    assert [game_seed(42, i) for i in range(5)] == [int(c.generate_state(1)[0]) for c in children]
+    assert len({game_seed(42, i) for i in range(100)}) == 100
+    assert game_seed(42, 3) != game_seed(43, 3)
+
+
+def test_same_rows_with_a_process_pool():
+    """Same master seed: identical rows (extras included) in this process and on 2 worker processes,
+    whatever the chunking."""
+    here = simulate("ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras)
+    with ProcessPoolExecutor(2) as pool:
+        there = simulate("ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras, executor=pool,
+                         chunk_size=4)
+    assert there == here
+    with ThreadPoolExecutor(3) as pool:
+        assert simulate("ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras, executor=pool) == here
+    assert [row["game_index"] for row in here] == list(range(30))
+    assert simulate("ride_the_bus", 30, seed=8, players=3) != [
+        {k: row[k] for k in ("game_index", "seed", "winners", "scores", "length")} for row in here]
+
+
+def test_rows_are_valid_and_replayable():
+    """Each row is a real game: replaying its seed with the same bots gives the same scores and
+    length; winners are the seats with the lowest total (RTB-SCORE-LOW, RTB-SCORE-TIE)."""
+    game = load_game("ride_the_bus", players=4, row_points="flat")
+    rows = simulate(game, 12, bots="best_odds", seed=3, extras=ride_the_bus_extras)
+    for row in rows:
+        assert row["length"] > 0
+        assert row["winners"] and set(row["winners"]) <= set(range(4))
+        low = min(row["scores"])
+        assert row["winners"] == [s for s, p in enumerate(row["scores"]) if p == low]
+        assert row["part1_points"] + row["part2_points"] + row["bus_points"] == sum(row["scores"])
+        assert row["part1_points"] == 40  # every question hands its points to somebody: 4 × (1+2+3+4)
+        assert 0 <= row["rider_cards"] <= 4 and row["rider"] in range(4)
+        if row["bus_guesses"] < 40:  # RTB-B-END: only the target streak stops the bus early
+            assert row["got_off"]
+        if row["got_off"]:  # the last five calls were hits; each miss cost 1 point (RTB-B-STREAK)
+            assert row["bus_points"] <= row["bus_guesses"] - 5
+        session = Session(game, seed=row["seed"], bots="best_odds")
+        session.run_to_end()
+        assert session.state.returns() == row["scores"]
+        assert len(session.state.history()) == row["length"]
+
+
+def test_gauntlet_rows():
+    """RTB-SG-WIN: a gauntlet's winners are the target-streak rider or the longest streaks; the
+    extras give the rides and best streaks."""
+    rows = simulate("ride_the_bus", 20, seed=1, players=3, mode="gauntlet", extras=ride_the_bus_extras)
+    for row in rows:
+        best = row["best_streaks"]
+        # RTB-SG-ORDER: most Part 1 points first (a gauntlet's scores are its Part 1 points), ties by seat
+        assert row["ride_order"] == sorted(range(3), key=lambda s: (-row["scores"][s], s))
+        assert row["part2_points"] == 0 and row["bus_points"] == 0 and row["rider_cards"] is None
+        if row["got_off"]:
+            assert len(row["winners"]) == 1 and best[row["winners"][0]] == 5
+        else:
+            assert row["rides"] == 30
+            assert row["winners"] == [s for s in range(3) if best[s] == max(best)]
+
+
+def test_extras_and_bots_by_seat():
+    rows = simulate("ride_the_bus", 3, bots={0: "best_odds", 1: "random"}, players=2,
+                    extras=lambda state: {"phase": state.phase})
+    assert [row["phase"] for row in rows] == ["over"] * 3
+    with pytest.raises(ValueError, match="may not overwrite"):
+        simulate("ride_the_bus", 1, extras=lambda state: {"length": 0})
+    with pytest.raises(ValueError, match="must return a dict"):
+        simulate("ride_the_bus", 1, extras=lambda state: 3)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_games": 0}, "positive integer"),
+    ({"seed": -1}, "non-negative"),
+    ({"bots": "clever"}, "'best_odds', 'random'"),
+    ({"bots": {0: "random"}}, "every seat 0 to 3"),
+    ({"bots": {0: "random", 1: "x", 2: "random", 3: "random"}}, "'best_odds', 'random'"),
+    ({"executor": "all cores"}, "concurrent.futures.Executor"),
+    ({"chunk_size": 0}, "positive integer"),
+    ({"extras": "scores"}, "extras"),
+    ({"players": 9}, "from 2 to 8"),
+])
+def test_bad_arguments(kwargs, message):
+    args = {"n_games": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        simulate("ride_the_bus", **args)
+
+
+def test_bad_game():
+    with pytest.raises(ValueError, match="registered games are"):
+        simulate("ride_the_train", 2)
+    with pytest.raises(ValueError, match="with a Game object"):
+        simulate(load_game("ride_the_bus"), 2, players=3)
+    with pytest.raises(ValueError, match="finished Ride the Bus"):
+        ride_the_bus_extras(load_game("ride_the_bus").new_initial_state())
+
+
+def test_progress_bar_does_not_change_the_rows(capsys):
+    quiet = simulate("ride_the_bus", 6, seed=2, players=2)
+    assert simulate("ride_the_bus", 6, seed=2, players=2, progress=True, chunk_size=2) == quiet
+    assert "games" in capsys.readouterr().err  # tqdm writes its bar to stderr in a terminal
