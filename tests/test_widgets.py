@@ -344,3 +344,314 @@ def test_the_base_widget_works_for_any_session():
     assert w.session.position == 1 and "Ride the Bus" in w.header.value
     assert isinstance(w.widget, ipywidgets.VBox)
     assert "application/vnd.jupyter.widget-view+json" in w._repr_mimebundle_()
+
+
+# -- every table setting, played in the widget ----------------------------------------------------
+SUIT_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
+VARIANTS = [dict(board=board, bus=bus, row_points=points)
+            for board in ("pyramid", "give_and_take") for bus in ("higher_lower", "questions")
+            for points in ("escalating", "flat")]
+
+
+def unseen_codes(state) -> list[str]:
+    """The pile the next card comes from, as card codes (rank letter then suit letter): the draw
+    pile, or the discard pile when the draw pile is empty (it is reshuffled, RTB-DECK-EMPTY)."""
+    pile = state.draw or state.discard
+    return ["23456789TJQKA"[c // 4] + "CDHS"[c % 4] for c in sorted(pile)]
+
+
+def hand_odds(state, label: str, reference: list[str]) -> Fraction:
+    """Chance that guess ``label`` is right on the next card, counted by hand over the draw pile
+    (ties lose; with two equal ranks only "outside" can win, RTB-Q3)."""
+    ranks = [RANK_OF[c[0]] for c in reference]
+    tests = {
+        "red": lambda r, s: s in "DH", "black": lambda r, s: s in "CS",
+        "higher": lambda r, s: r > ranks[0], "lower": lambda r, s: r < ranks[0],
+        "inside": lambda r, s: min(ranks[:2]) < r < max(ranks[:2]),
+        "outside": lambda r, s: r < min(ranks[:2]) or r > max(ranks[:2]),
+        "clubs": lambda r, s: s == "C", "diamonds": lambda r, s: s == "D",
+        "hearts": lambda r, s: s == "H", "spades": lambda r, s: s == "S",
+    }
+    pile = unseen_codes(state)
+    return Fraction(sum(1 for c in pile if tests[label](RANK_OF[c[0]], c[1])), len(pile))
+
+
+def check_bus_odds_shown(w) -> int:
+    """On a questions-bus or gauntlet guess, every button shows the hand-counted odds; returns
+    how many buttons were checked."""
+    state = w.session.state
+    if state.node == "qb_guess":
+        reference = ["23456789TJQKA"[c // 4] + "CDHS"[c % 4] for c in state.run]
+    elif state.node == "bus_guess":
+        reference = ["23456789TJQKA"[state.card_to_beat // 4] + "CDHS"[state.card_to_beat % 4]]
+    else:
+        return 0
+    checked = 0
+    for b in visible(w):
+        label, odds = b.description.split(" — ")
+        p = hand_odds(state, label, reference)
+        assert odds == f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)", (label, reference)
+        assert odds in b.tooltip
+        checked += 1
+    return checked
+
+
+def play_in_widget(w, rng: random.Random, limit: int = 4000) -> tuple[set[str], int]:
+    """Click a legal move button when a human seat must act, else Step, until the end. Returns
+    the header parts seen and how many bus/ride guess buttons had their odds checked."""
+    parts, checked, clicks = set(), 0, 0
+    while not w.session.state.is_terminal():
+        assert clicks < limit, "the game did not end"
+        parts.update(re.findall(r"Part \d of \d — the [A-Za-z&;\s]+?(?= board|:)|Solo gauntlet[^:]*:"
+                                r"|Game over", html.unescape(w.header.value)))
+        moves = visible(w)
+        if moves:
+            assert w.session.waiting_for_human()
+            assert [b.description.split(" — ")[0] for b in moves] == \
+                [w.session.state.action_to_string(a) for a in w.session.state.legal_actions()]
+            checked += check_bus_odds_shown(w)
+            rng.choice(moves).click()
+        else:
+            assert not w.session.waiting_for_human()
+            w.step_button.click()
+        assert w.last_error is None, w.error.value
+        clicks += 1
+    parts.update(re.findall(r"Game over", w.header.value))
+    return parts, checked
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(o.values()))
+def test_every_classic_variant_plays_to_the_end_by_clicking(options):
+    """RTB-P-*, RTB-GT-*, RTB-B-*, RTB-QB-*, RTB-SCORE-LOW: seat 0 human, two best_odds bots."""
+    w = RideTheBusWidget(players=3, humans=(0,), seed=21, **options)
+    assert w.session.game.params == dict(players=3, streak=5, mode="classic", **options)
+    parts, _ = play_in_widget(w, random.Random(3))
+    state = w.session.state
+    board_name = "the pyramid" if options["board"] == "pyramid" else "the Give & Take"
+    bus_name = "the bus" if options["bus"] == "higher_lower" else "the questions bus"
+    assert parts == {"Part 1 of 3 — the four questions", f"Part 2 of 3 — {board_name}",
+                     f"Part 3 of 3 — {bus_name}", "Game over"}
+    points = shown_points(w)
+    assert points == state.returns()
+    assert shown_winners(w) == state.winners() == [s for s, p in enumerate(points) if p == min(points)]
+    assert "Result:" in w.scores.value and state.status() in html.unescape(w.status.value)
+    svg = w.board.value
+    assert 'role="img"' in svg and 'aria-label="' in svg
+    if options["board"] == "pyramid":
+        assert ">Pyramid<" in svg and "Give &amp; Take board" not in svg
+    else:
+        assert "Give &amp; Take board" in svg and ">Pyramid<" not in svg
+        assert svg.count(">Give<") == 1 and svg.count(">Take<") == 1
+    # each of the four rows is labelled with its points per card (RTB-P-POINTS, RTB-GT-POINTS)
+    shown = re.findall(r">row (\d)</text><text[^>]*>×(\d)<", svg)
+    flat = options["row_points"] == "flat"
+    assert shown == [(str(row), "1" if flat else str(row)) for row in (1, 2, 3, 4)]
+    assert ("flat row points" in svg) == (options["row_points"] == "flat")
+    assert ("The questions bus" in svg) == (options["bus"] == "questions")
+    assert visible(w) == [] and w.step_button.disabled
+
+
+@pytest.mark.parametrize("players, seed", [(1, 6), (1, 7), (3, 6)], ids=["1-lone-loses", "1-lone-wins", "3"])
+def test_gauntlet_plays_to_the_end_by_clicking(players, seed):
+    """RTB-SG-FLOW, RTB-SG-ORDER, RTB-SG-RIDE, RTB-SG-WIN: no Part 2 or 3; seat 0 rides by clicking."""
+    w = RideTheBusWidget(players=players, humans=(0,), seed=seed, mode="gauntlet", streak=4)
+    parts, checked = play_in_widget(w, random.Random(players))
+    state = w.session.state
+    assert parts == {"Solo gauntlet, Part 1 — the four questions:", "Solo gauntlet — the rides:", "Game over"}
+    calls = [e for e in state.events() if e.rule == "RTB-SG-RIDE" and e.text.startswith("Seat 0 calls")]
+    assert len(calls) > 0 and checked == 2 * len(calls)  # each of seat 0's calls: two buttons, odds checked
+    assert shown_winners(w) == state.winners()
+    best = [int(b) for b in re.findall(r"data-best='(\d+)'", w.scores.value)]
+    assert best == state.ride_best and len(best) == players
+    if state.winners():
+        assert max(best) == best[state.winners()[0]] and "Result:" in w.scores.value
+        assert "★ winner" in w.scores.value
+        assert players > 1 or best == [4]  # a lone rider wins only by making 4 in a row
+    else:  # a lone rider who never made 4 in a row has no win (RTB-SG-WIN)
+        assert players == 1 and max(best) < 4 and "Result: no winner" in w.scores.value
+    assert (seed, players, bool(state.winners())) in {(6, 1, False), (7, 1, True), (6, 3, True)}
+    svg = w.board.value
+    assert "Solo gauntlet" in svg and ">Pyramid<" not in svg and "Give &amp; Take" not in svg
+    assert "4 hits in a row win on the spot" in svg and 'role="img"' in svg
+    order = re.findall(r">\d\. Seat (\d)<", svg)
+    assert [int(s) for s in order] == state.ride_order == sorted(range(players), key=lambda s: (-state.points[s], s))
+
+
+@pytest.mark.parametrize("options", [dict(bus="questions"), dict(mode="gauntlet")])
+def test_bus_and_ride_buttons_show_hand_counted_odds(options):
+    """RTB-QB-ORDER, RTB-QB-COMPARE, RTB-SG-RIDE: every seat human, so every bus guess is clicked."""
+    w = RideTheBusWidget(players=2, humans=(0, 1), seed=8, **options)
+    _, checked = play_in_widget(w, random.Random(4))
+    assert checked >= 2 * w.session.state.bus_guesses > 0  # at least two buttons per bus guess
+
+
+def test_gauntlet_board_marks_the_rider_and_the_ride():
+    """RTB-SG-ORDER, RTB-SG-RIDES: ride k of N counts 10 rides each; the rider is marked in words."""
+    w = RideTheBusWidget(players=4, humans=(), seed=2, mode="gauntlet", streak=7)
+    while w.session.state.phase != "rides":
+        w.step_button.click()
+    state = w.session.state
+    svg = html.unescape(w.board.value)
+    assert "Ride 1 of 40" in svg  # 4 players × 10 rides
+    assert f"▶</text>" in svg and re.search(rf"▶</text><text[^>]*>1\. Seat {state.ride_order[0]}<", svg)
+    assert "Solo gauntlet — the rides: ride 1 of 40" in html.unescape(w.header.value)
+    while w.session.state.ride_number < 2:
+        w.step_button.click()
+    svg = html.unescape(w.board.value)
+    assert "Ride 3 of 40" in svg and re.search(rf"▶</text><text[^>]*>3\. Seat {state.ride_order[2]}<", svg)
+
+
+def test_give_and_take_board_stacks_reflipped_cards_and_marks_the_spot():
+    """RTB-GT-LAYOUT, RTB-GT-REFLIP: a spot flipped again shows how many flips it took."""
+    w = RideTheBusWidget(players=4, humans=(), seed=3, board="give_and_take")
+    state = w.session.state
+    while not (state.phase == "give_and_take" and state.node == "spot_flip" and state.spots[state.spot_index]):
+        w.step_button.click()
+        state = w.session.state
+    flips = len(state.spots[state.spot_index])  # a reflip is coming on this spot
+    svg = html.unescape(w.board.value)
+    assert "▲ next" in svg
+    if flips > 1:
+        assert f"{flips} flips" in svg
+    w.step_button.click()  # flip it again
+    state = w.session.state
+    svg = html.unescape(w.board.value)
+    assert f"{flips + 1} flips" in svg
+    assert ("▲ now" in svg) == bool(state.in_play)
+    for spot in state.spots:  # every card flipped on a spot is still listed for screen readers
+        for code in spot:
+            assert "23456789TJQKA"[code // 4] + "CDHS"[code % 4] in re.search(r'aria-label="([^"]*)"', svg).group(1)
+
+
+# -- the table settings panel ------------------------------------------------------------------
+def test_settings_panel_is_filled_in_from_the_options_and_closed():
+    w = RideTheBusWidget(players=3, board="give_and_take", bus="questions", streak=4, humans=(1,), bot="random")
+    assert isinstance(w.settings_panel, ipywidgets.Accordion) and w.settings_panel.selected_index is None
+    assert w.settings_panel.titles == ("Table settings",) and w.settings_panel in w.widget.children
+    assert w.settings_values() == dict(players=3, board="give_and_take", row_points="escalating",
+                                       bus="questions", streak=4, mode="classic")
+    assert w.seat_kinds() == ["random", "human", "random"]
+    assert [c.layout.display for c in w.seat_controls] == [None] * 3 + ["none"] * 5
+    assert w.settings["seed"].value == w.session.seed == 0
+    assert "Give &amp; Take board" in w.header.value and "questions bus" in w.header.value
+
+
+def test_deal_button_makes_a_game_with_the_chosen_settings():
+    w = RideTheBusWidget(players=4, humans=(0,), seed=1)
+    w.step_button.click()
+    w.viewer.value = 3
+    old = w.session
+    w.settings["players"].value = 5
+    w.settings["board"].value = "give_and_take"
+    w.settings["row_points"].value = "flat"
+    w.settings["bus"].value = "questions"
+    w.settings["streak"].value = 6
+    w.settings["seed"].value = 44
+    for seat, kind in enumerate(["random", "human", "best_odds", "human", "random"]):
+        w.seat_controls[seat].value = kind
+    assert w.session is old  # nothing changes before the button is pressed
+    w.deal_button.click()
+    assert w.last_error is None and "a new game is dealt" in w.error.value
+    s = w.session
+    assert s is not old and s.position == 0 and s.seed == 44 and w.seed_box.value == 44
+    assert s.game.params == dict(players=5, board="give_and_take", row_points="flat", bus="questions",
+                                 streak=6, mode="classic")
+    assert s.human_seats() == [1, 3]
+    assert {seat: bot.name for seat, bot in s.bots.items()} == {0: "random", 2: "best_odds", 4: "random"}
+    assert [label for label, _ in w.viewer.options] == ["All cards (spectator)"] + [f"Seat {k}" for k in range(5)]
+    assert w.viewer.value == 3 and w.timeline.value == 0 and w.timeline.max == 0
+    assert "5 players, Give &amp; Take board, flat row points, questions bus, streak 6" in w.header.value
+    assert [c.layout.display for c in w.seat_controls] == [None] * 5 + ["none"] * 3
+    # the same seed and settings deal the same game as a fresh session would
+    twin = Session(load_game("ride_the_bus", **w.settings_values()), seed=44,
+                   bots={0: "random", 2: "best_odds", 4: "random"})
+    w.step_button.click()  # seat 0 is a bot: it answers Q1
+    twin.step()
+    assert w.session.state.history() == twin.state.history()
+
+
+def test_an_invalid_combination_shows_the_engine_error_and_keeps_the_game():
+    """RTB-SG-FLOW: the gauntlet has no Part 2, so a board choice is refused."""
+    w = RideTheBusWidget(players=3, humans=(), seed=2)
+    for _ in range(4):
+        w.step_button.click()
+    session, position, board = w.session, w.session.position, w.board.value
+    w.settings["mode"].value = "gauntlet"
+    w.settings["board"].value = "give_and_take"  # possible from code even though the control is disabled
+    w.deal_button.click()
+    with pytest.raises(ParameterError) as info:
+        load_game("ride_the_bus", players=3, mode="gauntlet", board="give_and_take")
+    assert isinstance(w.last_error, ParameterError)
+    assert "Error (ParameterError)" in w.error.value and html.escape(str(info.value)) in w.error.value
+    assert w.session is session and w.session.position == position and w.board.value == board
+    assert "role='alert'" in w.error.value
+
+
+def test_gauntlet_disables_the_part_2_and_3_settings():
+    """RTB-SG-FLOW: board, row points and bus do not apply in the gauntlet; players may be 1."""
+    w = RideTheBusWidget(players=3, board="give_and_take", row_points="flat", bus="questions")
+    part23 = [w.settings[name] for name in ("board", "row_points", "bus")]
+    assert not any(c.disabled for c in part23) and w.settings["players"].min == 2
+    w.settings["mode"].value = "gauntlet"
+    assert all(c.disabled for c in part23)
+    assert all("RTB-SG-FLOW" in c.tooltip for c in part23) and "RTB-SG-FLOW" in w.settings_note.value
+    assert [c.value for c in part23] == ["pyramid", "escalating", "higher_lower"]  # what the gauntlet plays
+    assert w.settings["players"].min == 1
+    w.settings["players"].value = 1
+    assert [c.layout.display for c in w.seat_controls] == [None] + ["none"] * 7
+    w.deal_button.click()
+    assert w.last_error is None and w.session.game.params["mode"] == "gauntlet"
+    assert w.session.game.num_players == 1 and "Solo gauntlet" in w.header.value
+    w.settings["mode"].value = "classic"  # the classic choices come back; one player moves up to two
+    assert [c.value for c in part23] == ["give_and_take", "flat", "questions"]
+    assert not any(c.disabled for c in part23) and w.settings_note.value == ""
+    assert w.settings["players"].value == 2 and w.settings["players"].min == 2
+    assert not any("RTB-SG-FLOW" in c.tooltip for c in part23)
+
+
+def test_a_widget_made_as_a_gauntlet_starts_with_the_part_2_and_3_settings_off():
+    w = RideTheBusWidget(players=1, mode="gauntlet", streak=3)
+    assert w.settings_values() == dict(players=1, board="pyramid", row_points="escalating",
+                                       bus="higher_lower", streak=3, mode="gauntlet")
+    assert w.settings["board"].disabled and w.settings["bus"].disabled and w.settings["players"].min == 1
+    assert len(visible(w)) == 2  # Q1, red or black, for the lone player
+
+
+def test_no_widget_is_created_when_dealing_new_games():
+    w = RideTheBusWidget(players=2, humans=(0,), seed=6)
+    before = widget_count()
+    for players, mode in [(8, "classic"), (1, "gauntlet"), (5, "classic")]:
+        w.settings["mode"].value = mode
+        w.settings["players"].value = players
+        w.deal_button.click()
+        assert w.last_error is None and w.session.game.num_players == players
+        play_until(w, lambda: w.session.position >= 12, random.Random(players))
+    assert widget_count() == before
+    w.settings["mode"].value = "gauntlet"
+    w.settings["bus"].value = "questions"
+    w.deal_button.click()  # refused: still nothing created
+    assert w.last_error is not None and widget_count() == before
+
+
+def test_settings_controls_have_labels_and_tooltips():
+    w = RideTheBusWidget(players=2)
+    for name, control in w.settings.items():
+        assert control.description.strip() and control.tooltip.strip(), name
+    for control in w.seat_controls:
+        assert control.description.startswith("Seat ") and control.tooltip.strip()
+        assert [label for label, _ in control.options] == ["human", "best_odds bot", "random bot"]
+    assert w.deal_button.description == "Deal a new game with these settings" and w.deal_button.tooltip
+
+
+def test_set_session_shows_another_game_in_the_same_widget():
+    w = GameWidget(Session(load_game("ride_the_bus", players=2), seed=3, bots="random"))
+    w.step_button.click()
+    with pytest.raises(TypeError, match="needs a Session"):
+        w.set_session("ride_the_bus")
+    assert w.session.position == 1  # unchanged
+    other = Session(load_game("ride_the_bus", players=6, bus="questions"), seed=9, bots="best_odds")
+    w.set_session(other)
+    assert w.session is other and w.seed_box.value == 9 and w.timeline.max == 0
+    assert [value for _, value in w.viewer.options] == [-1, 0, 1, 2, 3, 4, 5]
+    w.step_button.click()
+    assert other.position == 1 and w.timeline.value == 1

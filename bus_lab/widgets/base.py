@@ -83,6 +83,9 @@ class GameWidget:
         action_buttons (list of
         ``Button``; the ones in use have ``layout.display != "none"``), prompt, pick_box,
         pick_button, last_error (the last exception shown, or ``None``).
+
+    To show another game in the same widget (e.g. new table settings), call
+    :meth:`set_session`; the controls are reused.
     """
 
     def __init__(self, session: Session, *, title: str | None = None, max_log: int = 40,
@@ -119,9 +122,7 @@ class GameWidget:
         self.timeline = W.IntSlider(value=0, min=0, max=0, description="Timeline", continuous_update=False,
                                     tooltip="Drag to travel back and forth through the steps taken",
                                     layout=W.Layout(width="95%"))
-        seats = [("All cards (spectator)", SPECTATOR)] + [
-            (self.seat_name(s), s) for s in range(session.game.num_players)]
-        self.viewer = W.Dropdown(options=seats, value=SPECTATOR, description="View as",
+        self.viewer = W.Dropdown(options=self._viewer_options(), value=SPECTATOR, description="View as",
                                  tooltip="Whose view of the table to show (hidden cards stay hidden)")
 
         self.prompt = W.HTML()
@@ -142,7 +143,7 @@ class GameWidget:
         self.pick_button.on_click(lambda _b: self._guarded(self._do_pick))
         self.play.observe(self._on_play_tick, names="value")
         self.timeline.observe(self._on_timeline, names="value")
-        self.viewer.observe(lambda _c: self._guarded(self._do_view), names="value")
+        self.viewer.observe(lambda _c: None if self._syncing else self._guarded(self._do_view), names="value")
 
         play_label = W.HTML("Auto-play (▶ play / ❚❚ pause, ■ stop):", layout=W.Layout(margin="0 0 0 12px"))
         controls = W.HBox([self.back_button, self.step_button, self.forward_button, play_label, self.play,
@@ -173,6 +174,39 @@ class GameWidget:
         for button in self.action_buttons:
             close_all(button)
         close_all(self.widget)
+
+    def set_session(self, session: Session) -> None:
+        """Show another session in this widget (e.g. a new game with other table settings).
+
+        Auto-play stops; the seed box, the viewer choices (one per seat of the new game), the
+        timeline and everything drawn follow the new session. No widget is created unless the
+        new game needs more move buttons than any game before (a bounded pool).
+
+        Args:
+            session (Session): the game to show from now on.
+
+        Raises:
+            TypeError: ``session`` is not a :class:`~bus_lab.engine.Session` (nothing changes).
+        """
+        if not isinstance(session, Session):
+            raise TypeError(f"set_session needs a Session, not {type(session).__name__}")
+        self._stop_play()
+        old_viewer = self.viewer.value
+        self.session = session
+        self._syncing = True
+        try:
+            with self.viewer.hold_sync(), self.seed_box.hold_sync():
+                self.viewer.options = self._viewer_options()
+                self.viewer.value = old_viewer if old_viewer < session.game.num_players else SPECTATOR
+                self.seed_box.value = session.seed
+        finally:
+            self._syncing = False
+        self._grow_pool(self.action_pool_size())
+        self.refresh()
+
+    def _viewer_options(self) -> list[tuple[str, int]]:
+        return [("All cards (spectator)", SPECTATOR)] + [
+            (self.seat_name(s), s) for s in range(self.session.game.num_players)]
 
     # -- hooks for each game ---------------------------------------------------------------
     def render_board(self, state: State, viewer: int | None) -> str:
