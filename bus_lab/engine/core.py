@@ -10,6 +10,7 @@ Standard library only.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable
@@ -150,7 +151,7 @@ class Game:
         return isinstance(other, Game) and (self.name, self.params) == (other.name, other.params)
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self.params.items()))))
+        return hash((self.name, json.dumps(self.params, sort_keys=True, default=str)))
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
