@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 import bus_lab
-from bus_lab import IllegalActionError, OptionNotBuiltError, ParameterError, Session, UnknownGameError, load_game
+from bus_lab import IllegalActionError, ParameterError, Session, UnknownGameError, load_game
 from bus_lab.games.ride_the_bus import GIVE_BASE, HIGHER, LOWER, card_code, parse_card
 
 RANKS = "23456789TJQKA"
@@ -221,11 +221,22 @@ def test_rtb_setup_players_out_of_range_refused(players):
 
 
 def test_rtb_setup_players_one_player_needs_gauntlet():
-    """RTB-SETUP-PLAYERS: players=1 classic names the gauntlet; the gauntlet is not built yet."""
+    """RTB-SETUP-PLAYERS: players=1 is refused in classic mode with a message naming the gauntlet;
+    the solo gauntlet takes one player and plays to the end (1-8 players there)."""
     with pytest.raises(ParameterError, match="gauntlet"):
         load_game("ride_the_bus", players=1)
-    with pytest.raises(OptionNotBuiltError):
-        load_game("ride_the_bus", players=1, mode="gauntlet")
+    with pytest.raises(ParameterError, match="gauntlet"):
+        load_game("ride_the_bus", players=1, mode="classic")
+    game = load_game("ride_the_bus", players=1, mode="gauntlet")
+    assert game.num_players == 1
+    session = Session(game, seed=5, bots="best_odds")
+    session.run_to_end()
+    state = session.state
+    assert state.is_terminal()
+    assert len(state.view()["rows"]) == 1 and len(state.view()["rows"][0]) == 4
+    for players in (0, 9):
+        with pytest.raises(ParameterError, match="integer from 1 to 8"):
+            load_game("ride_the_bus", players=players, mode="gauntlet")
 
 
 @pytest.mark.parametrize("value", ["4", 2.0, True, None])
@@ -858,14 +869,24 @@ def test_rtb_b_end_streak_option_out_of_range(streak):
         load_game("ride_the_bus", streak=streak)
 
 
-@pytest.mark.parametrize("option, value", [("board", "give_and_take"), ("bus", "questions"), ("mode", "gauntlet")])
-def test_unbuilt_options_raise_option_not_built(option, value):
-    """The Give & Take board, the questions bus and the solo gauntlet are designed but not built
-    yet: asking for them raises OptionNotBuiltError (a NotImplementedError) naming the value."""
-    with pytest.raises(OptionNotBuiltError) as info:
-        load_game("ride_the_bus", **{option: value})
-    assert isinstance(info.value, NotImplementedError)
-    assert value in str(info.value)
+@pytest.mark.parametrize("option, value, phase, rules", [
+    ("board", "give_and_take", "give_and_take", {"RTB-GT-LAYOUT", "RTB-GT-END"}),
+    ("bus", "questions", "bus", {"RTB-QB-ORDER", "RTB-QB-END"}),
+    ("mode", "gauntlet", "rides", {"RTB-SG-FLOW", "RTB-SG-ORDER", "RTB-SG-RIDE", "RTB-SG-WIN"}),
+])
+def test_variant_options_are_playable(option, value, phase, rules):
+    """The Give & Take board (RTB-GT-LAYOUT), the questions bus (RTB-QB-ORDER) and the solo
+    gauntlet (RTB-SG-FLOW) are built: each loads, reaches its own phase, applies its own rules and
+    plays to the end; the option shows in the view."""
+    game = load_game("ride_the_bus", players=3, **{option: value})
+    assert game.params[option] == value
+    session = Session(game, seed=11, bots="random")
+    session.run_to_end()
+    assert session.state.is_terminal()
+    phases = {session.state_at(i).view()["phase"] for i in range(len(session))}
+    assert phase in phases
+    assert rules <= {e.rule for e in session.state.events()}
+    assert session.state.view()["options"][option] == value
 
 
 @pytest.mark.parametrize("option, value, allowed", [

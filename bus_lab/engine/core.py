@@ -301,6 +301,11 @@ class State:
         best = min(scores) if self._game.lower_score_wins else max(scores)
         return [seat for seat, s in enumerate(scores) if s == best]
 
+    def winners_by_total(self) -> bool:
+        """True when the winners are among the seats with the best total (``returns()``), as in
+        most games; a game whose goal is something else (a streak, say) returns False."""
+        return True
+
     def score_breakdown(self, seat: int) -> list[dict[str, Any]]:
         """Lines ``{"label", "rule", "points"}`` whose points add up to ``returns()[seat]``."""
         raise NotImplementedError

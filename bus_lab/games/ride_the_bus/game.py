@@ -1,8 +1,8 @@
 """Ride the Bus: parameters and the game object.
 
 Rules: ``shared/rules/ride_the_bus.md`` (IDs ``RTB-…``), from the points version of the card game
-(lowest total wins). Options are designed in now; those not playable yet raise
-:class:`~bus_lab.engine.errors.OptionNotBuiltError`.
+(lowest total wins). Every option of the rules is playable: the Give & Take board, flat row points,
+the questions bus, the streak target and the solo gauntlet.
 """
 from __future__ import annotations
 

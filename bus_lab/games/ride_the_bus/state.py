@@ -145,8 +145,8 @@ class RideTheBusState(State):
         self.best_streak = 0
         self.bus_guesses = 0
         self._log("RTB-SETUP-DECK", "One standard 52-card deck is shuffled; aces are high (2 lowest, A highest).")
-        self._log("RTB-SETUP-PLAYERS", f"{n} players sit at seats 0 to {n - 1}; play goes in seat order.",
-                  players=n)
+        seats = "one player sits at seat 0" if n == 1 else f"{n} players sit at seats 0 to {n - 1}; play goes in seat order"
+        self._log("RTB-SETUP-PLAYERS", f"{seats[0].upper()}{seats[1:]}.", players=n)
         self._log("RTB-SCORE-LOW", "Points are bad: every part adds to one running total, and the lowest total wins.")
 
     # -- protocol ------------------------------------------------------------------------
@@ -621,14 +621,24 @@ class RideTheBusState(State):
             count = len(self.discard)
             self.draw = set(self.discard)
             self.discard = []
+            if self.run:  # questions bus: the current run is never reshuffled
+                kept = f"cards in rows and the {len(self.run)} card{'s' if len(self.run) > 1 else ''} of the current run"
+            elif self.card_to_beat is not None:
+                kept = "cards in rows and the card to beat"
+            else:
+                kept = "cards in rows"
             self._log("RTB-DECK-EMPTY", f"The draw pile is empty: the {count} discarded cards are shuffled into "
-                      f"a new draw pile (cards in rows and the card to beat stay where they are).", cards=count)
+                      f"a new draw pile ({kept} stay where they are).", cards=count)
 
     # -- results -------------------------------------------------------------------------
     def returns(self) -> list[int]:
         """Points per seat (bad: lowest total wins, RTB-SCORE-LOW). In the gauntlet these are
         the Part 1 points, which only set the ride order (RTB-SG-QUESTIONS)."""
         return list(self.points)
+
+    def winners_by_total(self) -> bool:
+        """False in the gauntlet, where the longest streak wins, not the points (RTB-SG-WIN)."""
+        return not self.gauntlet
 
     def winners(self) -> list[int]:
         """Seats sharing the win once the game is over (RTB-SCORE-TIE), else ``[]``. In the
@@ -708,7 +718,10 @@ class RideTheBusState(State):
             return f"Flip the {self.spot_kind(i).capitalize()} spot of row {i // 2 + 1}."
         if node == "qb_guess":
             q = QUESTIONS[len(self.run)]
-            return (f"{seat_name(self.rider)} on the questions bus, Q{q.number}: {q.text}? "
+            run = [C.card_code(c) for c in self.run]
+            text = {2: f"higher or lower than the run's first card {run[0]}" if run else q.text,
+                    3: f"inside or outside the run's first two cards {' and '.join(run[:2])}"}.get(q.number, q.text)
+            return (f"{seat_name(self.rider)} on the questions bus, Q{q.number}: {text}? "
                     f"Guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.")
         if node == "qb_deal":
             return f"Deal the next bus card ({GUESS_LABELS[self.pending_guess]} was called)."
