@@ -12,6 +12,8 @@ from bus_lab.engine.errors import UnknownGameError
 
 _REGISTRY: dict[str, str] = {
     "ride_the_bus": "bus_lab.games.ride_the_bus:RideTheBusGame",
+    "bus_and_stop": "bus_lab.games.bus_and_stop:BusAndStopGame",
+    "bus_city": "bus_lab.games.bus_city:BusCityGame",
 }
 
 

@@ -10,5 +10,6 @@ Example::
 """
 from bus_lab.widgets.base import GameWidget, format_odds
 from bus_lab.widgets.ride_the_bus import RideTheBusWidget
+from bus_lab.widgets.bus_and_stop import BusAndStopWidget
 
-__all__ = ["GameWidget", "RideTheBusWidget", "format_odds"]
+__all__ = ["GameWidget", "RideTheBusWidget", "BusAndStopWidget", "format_odds"]
