@@ -7,9 +7,15 @@ Example::
     from bus_lab.widgets import RideTheBusWidget
 
     RideTheBusWidget(players=4, humans=(0,), seed=1)   # you play seat 0 against three bots
+    RideTheBusWidget(players=3, board="give_and_take", bus="questions", streak=4)  # any table settings
+    RideTheBusWidget(players=1, mode="gauntlet")       # the solo gauntlet
+
+Every ``RideTheBusWidget`` has a collapsible "Table settings" panel (players, who plays each seat,
+board, row points, bus, streak, mode, seed) and a button that deals a new game with them.
 """
 from bus_lab.widgets.base import GameWidget, format_odds
-from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 from bus_lab.widgets.bus_and_stop import BusAndStopWidget
+from bus_lab.widgets.bus_city import BusCityWidget
+from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 
-__all__ = ["GameWidget", "RideTheBusWidget", "BusAndStopWidget", "format_odds"]
+__all__ = ["GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "format_odds"]

@@ -1,0 +1,885 @@
+"""BUS (the city grid game): the rules, as a step-through state.
+
+Rules: ``shared/rules/bus_city.md`` (IDs ``BUS-…``); every applied action records events citing
+them. The grid is :mod:`.grid` (12 street slots between 3×3 intersections), the cards come from
+the component sheet (:mod:`.components`).
+
+Chance nodes (every shuffle is drawn when a card is revealed, so the order of what is still
+hidden is never decided in advance):
+
+* ``"street"``: the next slot of the grid (reading order) gets a random street card from those
+  left, with a random orientation (BUS-SETUP): outcome ``card * 2 + side``, label ``"red/N"``
+  (card id, then the side of the street its symbol is on: N/S on a horizontal slot, W/E on a
+  vertical one);
+* ``"faceup"``: the deck's top card is turned face up (BUS-FACEUP);
+* ``"draw"``: the deck's top card is taken blind by the player (BUS-PICKUP, BUS-START).
+  Passenger outcomes are ``PASSENGER_BASE + card index``, labelled with the card id
+  (``"red-pink"``).
+
+Decisions (ints; labels in brackets):
+
+* ``PLACE_BASE + node``: put your bus on a bus stop at the start (``"start a3-b3 E"``);
+* ``TAKE_BASE + card``: take that face-up passenger card (``"take red-pink"``);
+  ``DRAW_BLIND`` (``"draw blind"``): take the deck's top card; ``PASS`` (``"pass"``): skip the
+  optional pick-up or construction (BUS-ONE-ACTION);
+* ``MOVE_BASE + node * MASK_SPAN + mask``: drive to that slot with that heading, dropping off
+  exactly the passenger colours in ``mask`` on the way (``"b1-b2 S"``,
+  ``"b1-b2 S drop red+pink"``): one action per distinct outcome (BUS-MOVE, BUS-DROPOFF);
+* ``SWAP_BASE + (i * 12 + j) * 4 + side_i * 2 + side_j`` (``i < j``): swap the street cards
+  of slots ``i`` and ``j``, the card arriving at ``i`` lying with its symbol on ``side_i``
+  (``"swap a1-b1 b2-c2"``; in challenging play ``"swap a1-b1 b2-c2 sides N S"``);
+  ``ROTATE_BASE + slot``: turn that card by 180° (challenging play, ``"turn a1-b1"``).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from bus_lab.engine.core import CHANCE, TERMINAL, State
+from bus_lab.games.bus_city import grid as G
+from bus_lab.games.bus_city.components import Sheet
+
+PASSENGER_BASE = 100
+DRAW_BLIND = 200
+PASS = 201
+TAKE_BASE = 300
+PLACE_BASE = 400
+ROTATE_BASE = 500
+SWAP_BASE = 1000
+MOVE_BASE = 10000
+MASK_SPAN = 256
+#: Passenger cards a player may have in progress at once (BUS-PICKUP).
+MAX_IN_PROGRESS = 3
+#: Face-up passenger cards while the deck lasts (BUS-FACEUP).
+FACE_UP = 2
+#: Complete cards that trigger the end (BUS-END).
+END_AT = 5
+CHANCE_NODES = ("street", "faceup", "draw")
+
+
+def seat_name(seat: int) -> str:
+    """``"Seat 2"``: how players are named in events and views (seats are numbered from 0)."""
+    return f"Seat {seat}"
+
+
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+class BusCityState(State):
+    """A game of BUS in progress.
+
+    Phases: ``"setup"`` (the grid is laid and two passenger cards turned up), ``"start"`` (each
+    seat places its bus and takes a first passenger card), ``"turns"``, ``"over"``.
+
+    Public attributes (read them, do not change them): ``slots`` (per slot ``[card index,
+    side]`` or ``None``), ``buses`` (per seat a node or ``None``), ``held`` (per seat the cards
+    in progress as ``[card index, dropped colour mask]``, in pick-up order), ``complete`` (per
+    seat the complete card indices), ``faceup`` (card indices), ``deck`` (card indices not yet
+    seen), ``site_used`` (per seat), ``round`` (1, 2, …), ``turn`` (the seat whose turn it is),
+    ``speed_limit`` (fixed at the start of the turn; ``None`` = no limit), ``end_trigger`` (the
+    seat that triggered the end, or ``None``).
+    """
+
+    def __init__(self, game):
+        super().__init__(game)
+        p = game.params
+        self.sheet: Sheet = game.sheet
+        self.num_players: int = p["players"]
+        self.challenging: bool = bool(p["challenging"])
+        self.empty_speed: int | None = p["empty_speed"]
+        self.max_rounds: int = p["max_rounds"]
+        n = self.num_players
+        self.slots: list[list[int] | None] = [None] * G.NUM_SLOTS
+        self.street_pool: set[int] = set(range(len(self.sheet.streets)))
+        self.deck: set[int] = set(range(len(self.sheet.passengers)))
+        self.faceup: list[int] = []
+        self.buses: list[int | None] = [None] * n
+        self.site_used: list[bool] = [False] * n
+        self.held: list[list[list[int]]] = [[] for _ in range(n)]
+        self.complete: list[list[int]] = [[] for _ in range(n)]
+        self.phase = "setup"
+        self.node: str | None = "street"
+        self.actor = 0
+        self.turn = 0
+        self.round = 0
+        self.speed_limit: int | None = None
+        self.move_start: int | None = None
+        self.end_trigger: int | None = None
+        self.final_turns: list[int] = []
+        self.last_route: list[int] = []
+        self._move_cache: dict[int, list[int]] | None = None
+        self._legal_cache: list[int] | None = None
+        colour_bits = {c: 1 << i for i, c in enumerate(self.sheet.colours)}
+        self._card_bits = [colour_bits[a] | colour_bits[b] for a, b in (c.colours for c in self.sheet.passengers)]
+        self._colour_bits = colour_bits
+        #: " drop red+pink" for each drop mask (the end of a move's label)
+        self._drop_text = [("" if not m else " drop " + "+".join(c for c, b in colour_bits.items() if m & b))
+                           for m in range(1 << len(self.sheet.colours))]
+        streets = self.sheet.streets
+        counts = {sym: sum(1 for s in streets if s.symbol == sym) for sym in ("destination", "stop", "site", "plain")}
+        self._log("BUS-GRID", "The City Grid: four blocks in a 2x2 square; its 12 streets between 3x3 "
+                  "intersections (a1 to c3) each hold one street card.")
+        self._log("BUS-COMP-STREETS", f"Street cards ({self.sheet.title}): {counts['destination']} passenger "
+                  f"destinations, {counts['stop']} bus stops, {counts['site']} construction site and "
+                  f"{counts['plain']} plain cards; each symbol is on one side of its street.", **counts)
+        self._log("BUS-COMP-PASSENGERS", f"{len(self.sheet.passengers)} passenger cards, each with two "
+                  "passengers of different colours, a value and a speed limit.", cards=len(self.sheet.passengers))
+        sides = ", ".join(f"{seat_name(s)} the {G.PROGRESS_SIDES[s][0]} side" for s in range(n))
+        self._log("BUS-SETUP", f"{n} players. The street cards are shuffled into the grid with random "
+                  f"orientations, the passenger cards into a deck with 2 turned face up; progress areas: {sides}.",
+                  players=n)
+        if self.challenging:
+            self._log("BUS-CH-SIDE", "Challenging play: a symbol works only from its side of the street; buses "
+                      "drive on the right.")
+
+    # -- small helpers -------------------------------------------------------------------
+    def _invalidate(self) -> None:
+        self._move_cache = None
+        self._legal_cache = None
+
+    def card_name(self, card: int) -> str:
+        """The id of passenger card ``card`` (e.g. ``"red-pink"``)."""
+        return self.sheet.passengers[card].id
+
+    def street_at(self, slot: int):
+        """The :class:`~.components.StreetCard` on ``slot``, or ``None`` before setup placed it."""
+        placed = self.slots[slot]
+        return None if placed is None else self.sheet.streets[placed[0]]
+
+    def side_at(self, slot: int) -> int | None:
+        """The side (0/1) of ``slot``'s street its symbol is on, or ``None`` before setup."""
+        placed = self.slots[slot]
+        return None if placed is None else placed[1]
+
+    def symbol_usable(self, slot: int, heading: int) -> bool:
+        """Whether a bus on ``slot`` with ``heading`` may use the card's symbol: always in the basic
+        game; in challenging play only from the right-hand side (BUS-CH-SIDE)."""
+        if not self.challenging:
+            return True
+        return self.slots[slot][1] == G.SLOTS[slot].right_side(heading)
+
+    def in_progress(self, seat: int) -> list[int]:
+        """Card indices ``seat`` has in progress (picked up, not complete), in pick-up order."""
+        return [card for card, _ in self.held[seat]]
+
+    def waiting_colours(self, seat: int) -> list[str]:
+        """The colours of ``seat``'s picked-up passengers not dropped off yet (one per passenger)."""
+        out = []
+        for card, dropped in self.held[seat]:
+            for colour in self.sheet.passengers[card].colours:
+                if not dropped & self._colour_bits[colour]:
+                    out.append(colour)
+        return out
+
+    def _carried_bits(self, seat: int) -> int:
+        bits = 0
+        for card, dropped in self.held[seat]:
+            bits |= self._card_bits[card] & ~dropped
+        return bits
+
+    def colours_of(self, mask: int) -> list[str]:
+        """The colour names of a drop mask, in sheet order."""
+        return [c for c, b in self._colour_bits.items() if mask & b]
+
+    def limit_for(self, seat: int) -> int | None:
+        """The speed limit ``seat`` would have if its turn started now (BUS-SPEED): the lowest
+        speed among its cards in progress, else ``empty_speed`` (``None``: no limit)."""
+        speeds = [self.sheet.passengers[card].speed for card, _ in self.held[seat]]
+        return min(speeds) if speeds else self.empty_speed
+
+    def supply(self) -> int:
+        """Passenger cards that can still be taken: face up plus the deck."""
+        return len(self.faceup) + len(self.deck)
+
+    def _drop_bits(self, slot: int, heading: int, wanted: int) -> int:
+        card = self.sheet.streets[self.slots[slot][0]]
+        if card.symbol != "destination":
+            return 0
+        bit = self._colour_bits[card.colour]
+        if not wanted & bit:
+            return 0
+        if self.challenging and self.slots[slot][1] != G.SLOTS[slot].right_side(heading):
+            return 0
+        return bit
+
+    # -- the protocol --------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.node is None:
+            return TERMINAL
+        if self.node in CHANCE_NODES:
+            return CHANCE
+        return self.actor
+
+    def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        if self.node == "street":
+            return self._uniform(card * 2 + side for card in self.street_pool for side in (0, 1))
+        return self._uniform(PASSENGER_BASE + card for card in self.deck)
+
+    def _legal_actions(self) -> list[int]:
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal()
+        return self._legal_cache
+
+    def _compute_legal(self) -> list[int]:
+        node = self.node
+        if node == "place":
+            return [PLACE_BASE + G.node(slot, h) for slot in range(G.NUM_SLOTS)
+                    if self.street_at(slot).symbol == "stop" for h in (0, 1)]
+        if node in ("start_pick", "pickup"):
+            actions = [TAKE_BASE + card for card in self.faceup]
+            if self.deck:
+                actions.append(DRAW_BLIND)
+            if node == "pickup":
+                actions.append(PASS)  # picking up is optional (BUS-ONE-ACTION)
+            return sorted(actions)
+        if node == "move":
+            return sorted(self.move_routes())
+        if node == "construction":
+            return self._construction_actions()
+        return []
+
+    def _construction_actions(self) -> list[int]:
+        occupied = {b // 2 for b in self.buses if b is not None}
+        free = [s for s in range(G.NUM_SLOTS) if s not in occupied]
+        actions = [PASS]
+        for x, i in enumerate(free):
+            for j in free[x + 1:]:
+                base = SWAP_BASE + (i * G.NUM_SLOTS + j) * 4
+                if self.challenging:
+                    actions += [base + k for k in range(4)]
+                else:  # each card keeps its side (BUS-CONSTRUCTION)
+                    actions.append(base + self.slots[j][1] * 2 + self.slots[i][1])
+        if self.challenging:
+            actions += [ROTATE_BASE + s for s in free]
+        return sorted(actions)
+
+    def _is_legal(self, action: int) -> bool:
+        node = self.node
+        if node == "street":
+            return 0 <= action < 2 * len(self.sheet.streets) and action // 2 in self.street_pool
+        if node in ("faceup", "draw"):
+            return action - PASSENGER_BASE in self.deck and action >= PASSENGER_BASE
+        if node == "move":
+            return action in self.move_routes()
+        return action in self._legal_actions()
+
+    def move_routes(self) -> dict[int, list[int]]:
+        """At a move decision: every distinct outcome (BUS-MOVE) with a shortest route to it.
+
+        Returns:
+            ``{move action: [node entered at each step]}``; a route is a list of nodes
+            (``slot * 2 + heading``, see :mod:`.grid`). Empty when no move is being decided.
+
+        The bus takes 1 to ``speed_limit`` steps (BUS-SPEED), never a U-turn (BUS-MOVE), may pass
+        but not end on its starting card (BUS-MOVE-END); every card entered drops off matching
+        passengers (BUS-DROPOFF, and BUS-CH-SIDE in challenging play). Two routes to the same
+        card and heading are one action when they drop off the same passengers.
+        """
+        if self.node != "move":
+            return {}
+        if self._move_cache is None:
+            self._move_cache = self._enumerate_moves()
+        return self._move_cache
+
+    def _enumerate_moves(self) -> dict[int, list[int]]:
+        start = self.buses[self.actor]
+        start_slot = start // 2
+        wanted = self._carried_bits(self.actor)
+        limit = self.speed_limit
+        seen = {(start, 0)}
+        frontier: dict[tuple[int, int], list[int]] = {(start, 0): []}
+        out: dict[int, list[int]] = {}
+        depth = 0
+        while frontier and (limit is None or depth < limit):
+            depth += 1
+            nxt: dict[tuple[int, int], list[int]] = {}
+            for (here, mask), route in frontier.items():
+                for there in G.SUCCESSORS[here]:
+                    got = (mask | self._drop_bits(there // 2, there % 2, wanted & ~mask)) if wanted else 0
+                    key = (there, got)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    nxt[key] = route + [there]
+            frontier = nxt
+            for (there, mask), route in nxt.items():
+                if there // 2 != start_slot:
+                    out.setdefault(MOVE_BASE + there * MASK_SPAN + mask, route)
+        return out
+
+    # -- labels --------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        """A readable label: ``"red/N"`` (a street card laid), ``"red-pink"`` (a passenger card
+        revealed), ``"start a3-b3 E"``, ``"take red-pink"``, ``"draw blind"``, ``"pass"``,
+        ``"b1-b2 S drop red+pink"``, ``"swap a1-b1 b2-c2"`` (``"… sides N S"`` in challenging
+        play) or ``"turn a1-b1"``. Labels parse back with :meth:`string_to_action`."""
+        if type(action) is int and action >= MOVE_BASE:  # the most common label: keep it fast
+            n, mask = divmod(action - MOVE_BASE, MASK_SPAN)
+            if n < G.NUM_NODES and mask < len(self._drop_text):
+                return G.NODE_LABELS[n] + self._drop_text[mask]
+            return f"<not an action: {action!r}>"
+        if isinstance(action, bool) or not isinstance(action, int):
+            return f"<not an action: {action!r}>"
+        sheet = self.sheet
+        if 0 <= action < 2 * len(sheet.streets):
+            card, side = divmod(action, 2)
+            slot = G.SLOTS[self._setup_slot()] if self.node == "street" else None
+            letter = slot.side_name(side) if slot is not None else ("N", "S")[side]
+            return f"{sheet.streets[card].id}/{letter}"
+        if PASSENGER_BASE <= action < PASSENGER_BASE + len(sheet.passengers):
+            return sheet.passengers[action - PASSENGER_BASE].id
+        if action == DRAW_BLIND:
+            return "draw blind"
+        if action == PASS:
+            return "pass"
+        if TAKE_BASE <= action < TAKE_BASE + len(sheet.passengers):
+            return f"take {sheet.passengers[action - TAKE_BASE].id}"
+        if PLACE_BASE <= action < PLACE_BASE + G.NUM_NODES:
+            return f"start {G.node_label(action - PLACE_BASE)}"
+        if ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
+            return f"turn {G.SLOTS[action - ROTATE_BASE].name}"
+        if SWAP_BASE <= action < SWAP_BASE + G.NUM_SLOTS * G.NUM_SLOTS * 4:
+            pair, sides = divmod(action - SWAP_BASE, 4)
+            i, j = divmod(pair, G.NUM_SLOTS)
+            if i < j:
+                label = f"swap {G.SLOTS[i].name} {G.SLOTS[j].name}"
+                if self.challenging:
+                    label += f" sides {G.SLOTS[i].side_name(sides // 2)} {G.SLOTS[j].side_name(sides % 2)}"
+                return label
+        return f"<not an action: {action!r}>"
+
+    def _setup_slot(self) -> int:
+        return sum(1 for s in self.slots if s is not None)
+
+    def _why_not_legal(self, action: int) -> str:
+        node = self.node
+        label = self.action_to_string(action)
+        if node == "street":
+            if 0 <= action < 2 * len(self.sheet.streets):
+                return f"the street card {self.sheet.streets[action // 2].id} is already on the grid"
+            return "a street card and its side must be drawn now (BUS-SETUP)"
+        if node in ("faceup", "draw"):
+            if PASSENGER_BASE <= action < PASSENGER_BASE + len(self.sheet.passengers):
+                return f"{label} is not in the deck"
+            return "a passenger card must come off the deck now"
+        if node == "move":
+            return self._why_not_move(action)
+        if node == "place":
+            if PLACE_BASE <= action < PLACE_BASE + G.NUM_NODES:
+                card = self.street_at((action - PLACE_BASE) // 2)
+                return f"a bus starts on a bus stop, and {label[6:]} is a {card.describe()} (BUS-START)"
+            return f"{seat_name(self.actor)} must place the bus on a bus stop first (BUS-START)"
+        if node in ("start_pick", "pickup"):
+            if TAKE_BASE <= action < TAKE_BASE + len(self.sheet.passengers):
+                return f"{label[5:]} is not one of the face-up passenger cards (BUS-FACEUP)"
+            if action == PASS and node == "start_pick":
+                return "at the start every player must take a passenger card (BUS-START)"
+            return f"{label} is not a choice now: take a face-up card or draw blind (BUS-PICKUP)"
+        if node == "construction":
+            return self._why_not_construction(action)
+        return "that is not one of the moves allowed now"
+
+    def _why_not_move(self, action: int) -> str:
+        if not MOVE_BASE <= action < MOVE_BASE + G.NUM_NODES * MASK_SPAN:
+            if TAKE_BASE <= action < TAKE_BASE + len(self.sheet.passengers) or action == DRAW_BLIND:
+                return "passengers are picked up only after a move that ends on a bus stop (BUS-PICKUP)"
+            if SWAP_BASE <= action < MOVE_BASE or ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
+                return "the construction site is used only after a move that ends on it (BUS-CONSTRUCTION)"
+            return f"{seat_name(self.actor)} must move the bus now (BUS-TURN)"
+        n, mask = divmod(action - MOVE_BASE, MASK_SPAN)
+        slot = G.SLOTS[n // 2]
+        if n // 2 == self.move_start // 2:
+            return f"a bus may pass its starting card {slot.name} but may not end its move there (BUS-MOVE-END)"
+        routes = self.move_routes()
+        if not any((a - MOVE_BASE) // MASK_SPAN == n for a in routes):
+            limit = "no limit" if self.speed_limit is None else f"a speed limit of {self.speed_limit}"
+            steps = G.DIST[self.move_start][n]
+            return (f"{G.node_label(n)} is {_plural(steps, 'step')} away without a U-turn (BUS-MOVE), "
+                    f"beyond {limit} (BUS-SPEED)")
+        colours = "+".join(self.colours_of(mask)) or "nobody"
+        return (f"no route of at most {self.speed_limit or 'any number of'} steps to {G.node_label(n)} drops off "
+                f"exactly {colours}: drop-offs are automatic on every card entered (BUS-DROPOFF)")
+
+    def _why_not_construction(self, action: int) -> str:
+        occupied = {b // 2: s for s, b in enumerate(self.buses) if b is not None}
+        if ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
+            if not self.challenging:
+                return "turning a card instead of swapping is challenging play only (BUS-CH-ROTATE)"
+            slot = action - ROTATE_BASE
+            return f"a bus is on {G.SLOTS[slot].name}: only a card with no bus on it can be turned (BUS-CH-ROTATE)"
+        if SWAP_BASE <= action < SWAP_BASE + G.NUM_SLOTS * G.NUM_SLOTS * 4:
+            pair, _ = divmod(action - SWAP_BASE, 4)
+            i, j = divmod(pair, G.NUM_SLOTS)
+            if i >= j:
+                return "name a swap by its two slots in grid order (the first before the second)"
+            busy = [G.SLOTS[s].name for s in (i, j) if s in occupied]
+            if busy:
+                return (f"a bus is on {' and '.join(busy)}: only cards with no bus on them can be swapped "
+                        "(BUS-CONSTRUCTION)")
+            return ("in the basic game a swapped card keeps its orientation; changing sides is challenging play "
+                    "(BUS-CONSTRUCTION, BUS-CH-ROTATE)")
+        return "choose two street cards to swap, or pass (BUS-CONSTRUCTION)"
+
+    # -- applying ------------------------------------------------------------------------
+    def _apply_action(self, action: int) -> None:
+        getattr(self, "_on_" + self.node)(action)
+        self._invalidate()
+
+    def _on_street(self, action: int) -> None:
+        card, side = divmod(action, 2)
+        slot = self._setup_slot()
+        self.street_pool.discard(card)
+        self.slots[slot] = [card, side]
+        info = G.SLOTS[slot]
+        street = self.sheet.streets[card]
+        where = "" if street.symbol == "plain" else f", symbol on the {info.side_name(side)} side"
+        self._log("BUS-SETUP", f"Street card {street.id} ({street.describe()}) is laid on {info.name}{where}.",
+                  slot=info.name, card=street.id, side=info.side_name(side))
+        if slot + 1 == G.NUM_SLOTS:
+            self._continue()
+
+    def _on_faceup(self, action: int) -> None:
+        card = action - PASSENGER_BASE
+        self.deck.discard(card)
+        self.faceup.append(card)
+        p = self.sheet.passengers[card]
+        self._log("BUS-FACEUP", f"{p.id} (value {p.value}, speed {p.speed}) is turned face up; "
+                  f"{_plural(len(self.deck), 'card')} left in the deck.", card=p.id, deck=len(self.deck))
+        self._continue()
+
+    def _on_draw(self, action: int) -> None:
+        card = action - PASSENGER_BASE
+        self.deck.discard(card)
+        self._give(self.actor, card, blind=True)
+        self._continue()
+
+    def _give(self, seat: int, card: int, blind: bool) -> None:
+        self.held[seat].append([card, 0])
+        p = self.sheet.passengers[card]
+        how = "draws blind from the deck" if blind else "takes the face-up card"
+        rule = "BUS-START" if self.phase == "start" else "BUS-PICKUP"
+        self._log(rule, f"{seat_name(seat)} {how}: {p.id} ({' and '.join(p.colours)} passengers, value {p.value}, "
+                  f"speed {p.speed}) goes to Picked Up ({_plural(len(self.held[seat]), 'card')} in progress).",
+                  seat=seat, card=p.id, blind=blind)
+
+    def _continue(self) -> None:
+        """After a passenger card moved: refill the face-up cards (BUS-FACEUP), then go on."""
+        if len(self.faceup) < FACE_UP and self.deck:
+            self.node = "faceup"
+            return
+        if self.phase == "setup":
+            self.phase = "start"
+            self.actor = 0
+            self.node = "place"
+        elif self.phase == "start":
+            self._next_start()
+        else:
+            self._end_turn()
+
+    def _on_place(self, action: int) -> None:
+        n = action - PLACE_BASE
+        seat = self.actor
+        self.buses[seat] = n
+        others = [seat_name(s) for s in range(self.num_players) if s != seat and self.buses[s] is not None
+                  and self.buses[s] // 2 == n // 2]
+        share = f" (sharing it with {' and '.join(others)})" if others else ""
+        info = G.SLOTS[n // 2]
+        self._log("BUS-START", f"{seat_name(seat)} places the bus on the bus stop {info.name}, heading "
+                  f"{info.heading_name(n % 2)}{share}.",
+                  seat=seat, slot=G.SLOTS[n // 2].name, heading=G.SLOTS[n // 2].heading_name(n % 2))
+        if self.supply():
+            self.node = "start_pick"
+        else:
+            self._log("BUS-PICKUP", "No passenger card is left to take.")
+            self._next_start()
+
+    def _on_start_pick(self, action: int) -> None:
+        self._on_pickup(action)
+
+    def _on_pickup(self, action: int) -> None:
+        seat = self.actor
+        if action == PASS:
+            self._log("BUS-ONE-ACTION", f"{seat_name(seat)} takes no passenger card (picking up is optional).",
+                      seat=seat)
+            self._end_turn()
+            return
+        if action == DRAW_BLIND:
+            self.node = "draw"
+            return
+        card = action - TAKE_BASE
+        self.faceup.remove(card)
+        self._give(seat, card, blind=False)
+        if self.deck:
+            self._log("BUS-FACEUP", "The face-up cards are refilled at once from the deck.")
+        self._continue()
+
+    def _next_start(self) -> None:
+        if self.actor + 1 < self.num_players:
+            self.actor += 1
+            self.node = "place"
+            return
+        self.phase = "turns"
+        self.round = 1
+        self._begin_turn(0)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = self.actor = seat
+        self.speed_limit = self.limit_for(seat)
+        self.move_start = self.buses[seat]
+        self.node = "move"
+        self._log("BUS-TURN", f"Round {self.round}: {seat_name(seat)}'s turn; the bus must move.",
+                  seat=seat, round=self.round)
+        if self.held[seat]:
+            speeds = ", ".join(str(self.sheet.passengers[c].speed) for c, _ in self.held[seat])
+            text = f"speed limit {self.speed_limit} (the lowest of {speeds}) for this whole turn"
+        elif self.speed_limit is None:
+            text = "no card in progress, so no speed limit"
+        else:
+            text = f"no card in progress: the empty-bus limit of {self.speed_limit} applies"
+        self._log("BUS-SPEED", f"{seat_name(seat)}: {text}.", seat=seat, limit=self.speed_limit)
+
+    def _on_move(self, action: int) -> None:
+        seat = self.actor
+        route = self.move_routes()[action]
+        start = self.buses[seat]
+        self.last_route = [start] + list(route)
+        wanted_before = self._carried_bits(seat)
+        passed_start = any(n // 2 == start // 2 for n in route)
+        path = " → ".join(G.node_label(n) for n in route)
+        limit = "no limit" if self.speed_limit is None else f"limit {self.speed_limit}"
+        self._log("BUS-MOVE", f"{seat_name(seat)} drives {_plural(len(route), 'step')} ({limit}) from "
+                  f"{G.node_label(start)}: {path}.", seat=seat, route=[G.node_label(n) for n in route])
+        if passed_start:
+            self._log("BUS-MOVE-END", f"{seat_name(seat)} passes its starting card {G.SLOTS[start // 2].name}; "
+                      "that is allowed as long as the move does not end there.", seat=seat)
+        for n in route:
+            self._enter(seat, n)
+        self.buses[seat] = route[-1]
+        dropped = wanted_before & ~self._carried_bits(seat)
+        if dropped != (action - MOVE_BASE) % MASK_SPAN:  # pragma: no cover - a bug guard
+            raise RuntimeError("the route dropped other passengers than its action says")
+        self._end_move(seat, route[-1])
+
+    def _enter(self, seat: int, n: int) -> None:
+        """The bus of ``seat`` enters node ``n``: automatic drop-offs (BUS-DROPOFF)."""
+        slot = n // 2
+        street = self.street_at(slot)
+        if street.symbol != "destination":
+            return
+        bit = self._colour_bits[street.colour]
+        if not self._carried_bits(seat) & bit:
+            return
+        info = G.SLOTS[slot]
+        if self.challenging and not self.symbol_usable(slot, n % 2):
+            self._log("BUS-CH-SIDE", f"{seat_name(seat)} passes the {street.colour} destination on {info.name} "
+                      f"heading {info.heading_name(n % 2)}, but it is on the other side of the street "
+                      f"({info.side_name(self.slots[slot][1])}): no drop-off.", seat=seat, slot=info.name)
+            return
+        finished = []
+        for entry in self.held[seat]:
+            card, done = entry
+            if self._card_bits[card] & bit and not done & bit:
+                entry[1] |= bit
+                p = self.sheet.passengers[card]
+                self._log("BUS-DROPOFF", f"{seat_name(seat)} drops off the {street.colour} passenger of {p.id} "
+                          f"at {info.name}.", seat=seat, card=p.id, colour=street.colour, slot=info.name)
+                if self.challenging:
+                    self._log("BUS-CH-SIDE", f"The {street.colour} destination is on the bus's right-hand side "
+                              f"({info.side_name(self.slots[slot][1])}), so it counts.", seat=seat)
+                if entry[1] == self._card_bits[card]:
+                    finished.append(entry)
+        for entry in finished:
+            self.held[seat].remove(entry)
+            self.complete[seat].append(entry[0])
+            p = self.sheet.passengers[entry[0]]
+            self._log("BUS-PROGRESS", f"{p.id} is complete: both passengers delivered; it lies face down "
+                      f"(worth {p.value}) and stops limiting {seat_name(seat)}'s speed from the next turn. "
+                      f"{_plural(len(self.complete[seat]), 'complete card')}.", seat=seat, card=p.id,
+                      value=p.value, complete=len(self.complete[seat]))
+
+    def _end_move(self, seat: int, n: int) -> None:
+        slot = n // 2
+        street = self.street_at(slot)
+        info = G.SLOTS[slot]
+        if street.symbol == "stop":
+            if self.challenging and not self.symbol_usable(slot, n % 2):
+                self._log("BUS-CH-SIDE", f"The bus stop on {info.name} is on the other side of the street: no "
+                          "pick-up from here.", seat=seat)
+            elif len(self.held[seat]) >= MAX_IN_PROGRESS:
+                self._log("BUS-PICKUP", f"{seat_name(seat)} ends on the bus stop {info.name} but already has "
+                          f"{MAX_IN_PROGRESS} cards in progress: a fourth cannot be taken.", seat=seat)
+            elif not self.supply():
+                self._log("BUS-PICKUP", f"{seat_name(seat)} ends on the bus stop {info.name}, but the deck and the "
+                          "face-up cards are gone: nothing to pick up.", seat=seat)
+            else:
+                self._log("BUS-ONE-ACTION", f"{seat_name(seat)} ends on the bus stop {info.name} and may pick up "
+                          "one passenger card (or pass).", seat=seat)
+                self.node = "pickup"
+                return
+        elif street.symbol == "site":
+            if self.site_used[seat]:
+                self._log("BUS-CONSTRUCTION", f"{seat_name(seat)} ends on the construction site but has used it "
+                          "already (once per game).", seat=seat)
+            elif self.challenging and not self.symbol_usable(slot, n % 2):
+                self._log("BUS-CH-SIDE", f"The construction site on {info.name} is on the other side of the "
+                          "street: it cannot be used from here.", seat=seat)
+            else:
+                self._log("BUS-ONE-ACTION", f"{seat_name(seat)} ends on the construction site and may use it "
+                          "(once per game) or pass.", seat=seat)
+                self.node = "construction"
+                return
+        self._end_turn()
+
+    def _on_construction(self, action: int) -> None:
+        seat = self.actor
+        if action == PASS:
+            self._log("BUS-ONE-ACTION", f"{seat_name(seat)} does not use the construction site.", seat=seat)
+            self._end_turn()
+            return
+        self.site_used[seat] = True
+        if ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
+            slot = action - ROTATE_BASE
+            self.slots[slot][1] ^= 1
+            info = G.SLOTS[slot]
+            self._log("BUS-CH-ROTATE", f"{seat_name(seat)} turns {self.street_at(slot).id} on {info.name} by 180°: "
+                      f"its symbol moves to the {info.side_name(self.slots[slot][1])} side.", seat=seat,
+                      slot=info.name)
+        else:
+            pair, sides = divmod(action - SWAP_BASE, 4)
+            i, j = divmod(pair, G.NUM_SLOTS)
+            card_i, card_j = self.slots[i][0], self.slots[j][0]
+            self.slots[i] = [card_j, sides // 2]
+            self.slots[j] = [card_i, sides % 2]
+            a, b = G.SLOTS[i], G.SLOTS[j]
+            rule = "BUS-CH-ROTATE" if self.challenging else "BUS-CONSTRUCTION"
+            how = ("each keeps its orientation" if not self.challenging else
+                   f"symbols now on the {a.side_name(sides // 2)} and {b.side_name(sides % 2)} sides")
+            self._log("BUS-CONSTRUCTION", f"{seat_name(seat)} swaps the street cards of {a.name} and {b.name}: "
+                      f"{self.sheet.streets[card_j].id} to {a.name}, {self.sheet.streets[card_i].id} to {b.name} "
+                      f"({how}).", seat=seat, slots=[a.name, b.name])
+            if self.challenging:
+                self._log(rule, "In challenging play a swap may also change the cards' orientations.", seat=seat)
+        self._log("BUS-CONSTRUCTION", f"{seat_name(seat)} flips the bus card to its used side, heading kept: the "
+                  "construction site is used for this game.", seat=seat)
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        seat = self.turn
+        n = self.num_players
+        done = len(self.complete[seat])
+        if self.end_trigger is not None:
+            self.final_turns.pop(0)
+            if done >= END_AT and seat != self.end_trigger:
+                self._log("BUS-END", f"{seat_name(seat)} also has {_plural(done, 'complete card')}, but the end is "
+                          "already triggered: no second trigger.", seat=seat)
+        elif done >= END_AT:
+            self.end_trigger = seat
+            self.final_turns = [(seat + k) % n for k in range(1, n + 1)]
+            order = ", ".join(seat_name(s) for s in self.final_turns)
+            self._log("BUS-END", f"{seat_name(seat)} has {_plural(done, 'complete card')}: the end is triggered. "
+                      f"Everyone takes one more turn: {order}.", seat=seat, order=list(self.final_turns))
+        nxt = (seat + 1) % n
+        if self.end_trigger is not None:
+            if not self.final_turns:
+                self._log("BUS-END", "Every player has taken the last turn: the game ends.")
+                self._finish()
+                return
+            nxt = self.final_turns[0]
+        elif seat == n - 1:
+            if self.round >= self.max_rounds:
+                self._log("BUS-END-CAP", f"No end was triggered in {_plural(self.max_rounds, 'round')}: the game ends after "
+                          "this round and is scored.", rounds=self.round)
+                self._finish()
+                return
+            if not self.supply() and not any(self.held):
+                self._log("BUS-END-CAP", "The passenger cards are all taken and nobody has a card in progress: "
+                          "nothing can change, so the game ends after this round and is scored.")
+                self._finish()
+                return
+        if nxt <= seat:  # past the last seat: a new round
+            self.round += 1
+        self._begin_turn(nxt)
+
+    def _finish(self) -> None:
+        self.phase = "over"
+        self.node = None
+        for seat in range(self.num_players):
+            cards = self.complete[seat]
+            values = " + ".join(str(self.sheet.passengers[c].value) for c in cards) or "nothing"
+            self._log("BUS-SCORE", f"{seat_name(seat)}: {_plural(len(cards), 'complete card')} score {values} = "
+                      f"{self.points(seat)} points; cards still in progress score nothing.", seat=seat,
+                      points=self.points(seat))
+        winners = self.winners()
+        names = " and ".join(seat_name(s) for s in winners)
+        scores = self.returns()
+        best = max(scores)
+        tied = [s for s in range(self.num_players) if scores[s] == best]
+        if len(tied) == 1:
+            text = f"{names} wins with {best} points."
+        elif len(winners) == 1:
+            text = (f"{' and '.join(seat_name(s) for s in tied)} tie on {best} points; {names} has the most complete "
+                    f"cards ({len(self.complete[winners[0]])}) and wins.")
+        else:
+            names = ", ".join(seat_name(s) for s in winners[:-1]) + f" and {seat_name(winners[-1])}"
+            text = f"{names} tie on {best} points and on complete cards: they share the win."
+        self._log("BUS-WIN", text, winners=winners)
+
+    # -- results -------------------------------------------------------------------------
+    def points(self, seat: int) -> int:
+        """Points of ``seat``: the values of its complete cards (BUS-SCORE)."""
+        return sum(self.sheet.passengers[c].value for c in self.complete[seat])
+
+    def returns(self) -> list[int]:
+        """Points per seat so far (BUS-SCORE): complete cards' values; incomplete cards score 0."""
+        return [self.points(s) for s in range(self.num_players)]
+
+    def winners(self) -> list[int]:
+        """Seats sharing the win at the end (BUS-WIN): the most points; a tie goes to the most complete
+        cards; still tied, they share. ``[]`` before the end."""
+        if self.node is not None:
+            return []
+        key = [(self.points(s), len(self.complete[s])) for s in range(self.num_players)]
+        best = max(key)
+        return [s for s in range(self.num_players) if key[s] == best]
+
+    def score_breakdown(self, seat: int) -> list[dict[str, Any]]:
+        """One line per complete card (BUS-SCORE): ``{"label", "rule", "points"}``, adding up to
+        ``returns()[seat]``.
+
+        Raises:
+            IndexError: no such seat.
+        """
+        if not 0 <= seat < self.num_players:
+            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        return [{"label": f"{self.card_name(c)} complete", "rule": "BUS-SCORE",
+                 "points": self.sheet.passengers[c].value} for c in self.complete[seat]]
+
+    # -- views ---------------------------------------------------------------------------
+    def status(self) -> str:
+        """One sentence saying what happens next, for status lines and screen readers."""
+        node = self.node
+        if node is None:
+            winners = self.winners()
+            verb = "wins" if len(winners) == 1 else "share the win"
+            return (f"Game over: {' and '.join(seat_name(s) for s in winners)} {verb} with "
+                    f"{self.points(winners[0])} points.")
+        if node == "street":
+            slot = G.SLOTS[self._setup_slot()]
+            return f"Setup: draw the street card for {slot.name} ({self._setup_slot() + 1} of 12)."
+        if node == "faceup":
+            return "Turn the deck's top passenger card face up."
+        if node == "draw":
+            return f"{seat_name(self.actor)} draws the deck's top passenger card blind."
+        who = seat_name(self.actor)
+        if node == "place":
+            return f"{who}: place your bus on a bus stop, facing either way."
+        if node == "start_pick":
+            return f"{who}: take a face-up passenger card or draw one blind."
+        if node == "pickup":
+            return f"{who}: take a face-up passenger card, draw one blind, or pass."
+        if node == "construction":
+            what = "swap two street cards or turn one" if self.challenging else "swap two street cards"
+            return f"{who}: {what} with no bus on them, or pass."
+        limit = "no speed limit" if self.speed_limit is None else f"speed limit {self.speed_limit}"
+        final = " (final round)" if self.end_trigger is not None else ""
+        return f"Round {self.round}{final}, {who}: move your bus ({limit}) from {G.node_label(self.buses[self.actor])}."
+
+    def _card_view(self, card: int, dropped: int = 0) -> dict[str, Any]:
+        p = self.sheet.passengers[card]
+        return {"id": p.id, "colours": list(p.colours), "value": p.value, "speed": p.speed,
+                "dropped": self.colours_of(dropped)}
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """Everything on the table, JSON-safe; the same for every seat (all cards are face up except
+        the deck, which shows only its size; complete cards lie face down but were seen by all).
+
+        Raises:
+            IndexError: ``seat`` is not at the table (``None`` is the spectator).
+        """
+        if seat is not None and not 0 <= seat < self.num_players:
+            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        on_slot: dict[int, list[int]] = {}
+        for s, b in enumerate(self.buses):
+            if b is not None:
+                on_slot.setdefault(b // 2, []).append(s)
+        grid = []
+        for info in G.SLOTS:
+            street = self.street_at(info.index)
+            side = self.side_at(info.index)
+            grid.append({
+                "slot": info.name, "kind": info.kind, "a": list(info.a), "b": list(info.b),
+                "card": None if street is None else street.id,
+                "symbol": None if street is None else street.symbol,
+                "colour": None if street is None else street.colour,
+                "side": None if side is None else info.side_name(side),
+                "buses": on_slot.get(info.index, []),
+            })
+        reach = sorted({G.SLOTS[(a - MOVE_BASE) // MASK_SPAN // 2].name for a in self.move_routes()})
+        players = []
+        for s in range(self.num_players):
+            bus = self.buses[s]
+            side, (left, right) = G.PROGRESS_SIDES[s]
+            players.append({
+                "seat": s, "side": side, "picked_up_slot": left, "dropped_off_slot": right,
+                "bus": None if bus is None else {"slot": G.SLOTS[bus // 2].name,
+                                                 "heading": G.SLOTS[bus // 2].heading_name(bus % 2),
+                                                 "site_used": self.site_used[s]},
+                "picked_up": [self._card_view(c, d) for c, d in self.held[s] if not d],
+                "half": [self._card_view(c, d) for c, d in self.held[s] if d],
+                "complete": [self._card_view(c, self._card_bits[c]) for c in self.complete[s]],
+                "waiting": self.waiting_colours(s),
+                "points": self.points(s),
+                "speed_limit_next": self.limit_for(s),
+            })
+        return {
+            "game": "bus_city",
+            "viewer": seat,
+            "players": self.num_players,
+            "phase": self.phase,
+            "to_move": self.current_player(),
+            "status": self.status(),
+            "round": self.round,
+            "max_rounds": self.max_rounds,
+            "turn": self.turn if self.phase == "turns" else None,
+            "speed_limit": self.speed_limit if self.node == "move" else None,
+            "node": self.node,
+            "grid": grid,
+            "reachable": reach,
+            "route": [G.node_label(n) for n in self.last_route],
+            "faceup": [self._card_view(c) for c in self.faceup],
+            "deck": len(self.deck),
+            "seats": players,
+            "end": {"trigger": self.end_trigger, "final_turns": list(self.final_turns), "at": END_AT},
+            "options": {"challenging": self.challenging, "empty_speed": self.empty_speed,
+                        "max_rounds": self.max_rounds, "sheet": self.sheet.title},
+            "points": self.returns(),
+            "winners": self.winners(),
+        }
+
+    def _repr_html_(self) -> str:
+        from bus_lab.games.bus_city.render import grid_html
+
+        return grid_html(self.view(None))
+
+    def __str__(self) -> str:
+        from bus_lab.games.bus_city.render import grid_text
+
+        return grid_text(self.view(None))
+
+    # -- copying -------------------------------------------------------------------------
+    def clone(self) -> "BusCityState":
+        other = BusCityState.__new__(BusCityState)
+        other.__dict__.update(self.__dict__)
+        self._copy_base_into(other)
+        other.slots = [None if s is None else list(s) for s in self.slots]
+        other.street_pool = set(self.street_pool)
+        other.deck = set(self.deck)
+        other.faceup = list(self.faceup)
+        other.buses = list(self.buses)
+        other.site_used = list(self.site_used)
+        other.held = [[list(e) for e in h] for h in self.held]
+        other.complete = [list(c) for c in self.complete]
+        other.final_turns = list(self.final_turns)
+        other.last_route = list(self.last_route)
+        return other

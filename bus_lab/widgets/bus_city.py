@@ -1,0 +1,334 @@
+"""``BusCityWidget``: play BUS (the city grid game) in a notebook, move by move.
+
+The grid is drawn as SVG from ``state.view(viewer)`` (streets with their symbols on their side,
+buses as arrows with seat numbers, the cards reachable this turn outlined and marked "reach", the
+last route dashed, each seat's progress area, the face-up passenger cards, the deck and the speed
+limit). Below the drawing, a street chooser laid out like the grid has one button per street card:
+
+* on your move, click a reachable card to drive there (BUS-MOVE); when several moves end on that
+  card (another heading, or other drop-offs on the way, BUS-DROPOFF), their buttons appear and you
+  pick one;
+* at the start, click a bus stop, then a heading (BUS-START);
+* on the construction site, click two cards with no bus on them to swap them (BUS-CONSTRUCTION);
+  in challenging play pick the sides, or turn one card (BUS-CH-ROTATE); or press "pass".
+
+Everything else comes from :class:`~bus_lab.widgets.base.GameWidget`: Step, Back, Forward,
+Play, Reset with a seed, the timeline, the viewer switch, scores and the event log with rule IDs.
+
+Example::
+
+    from bus_lab.widgets import BusCityWidget
+
+    w = BusCityWidget(players=3, humans=(0,), seed=1)   # you play seat 0 against two greedy bots
+    w                                   # in a notebook: the table and the controls
+    w.street_buttons["b1-c1"].click()   # drive to b1-c1 (when it is reachable)
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Iterable, Sequence
+
+import ipywidgets as W
+
+from bus_lab.engine.core import State
+from bus_lab.engine.errors import ParameterError
+from bus_lab.engine.session import Session
+from bus_lab.games.bus_city import grid as G
+from bus_lab.games.bus_city.game import BusCityGame
+from bus_lab.games.bus_city.render import grid_html
+from bus_lab.games.bus_city.state import (
+    MASK_SPAN, MOVE_BASE, PASS, PLACE_BASE, ROTATE_BASE, SWAP_BASE, BusCityState,
+)
+from bus_lab.widgets.base import GameWidget
+
+#: Move buttons built once: enough for every choice the chooser leaves open at one card.
+POOL = 24
+
+
+def _end_slot(action: int) -> int | None:
+    """The slot a move or start placement ends on, else ``None``."""
+    if action >= MOVE_BASE:
+        return (action - MOVE_BASE) // MASK_SPAN // 2
+    if PLACE_BASE <= action < PLACE_BASE + G.NUM_NODES:
+        return (action - PLACE_BASE) // 2
+    return None
+
+
+def _swap_pair(action: int) -> tuple[int, int] | None:
+    if SWAP_BASE <= action < MOVE_BASE:
+        return divmod((action - SWAP_BASE) // 4, G.NUM_SLOTS)
+    return None
+
+
+class BusCityWidget(GameWidget):
+    """A BUS table you can play, step through and rewind.
+
+    Args:
+        players (int): 2 or 3 (BUS-SETUP).
+        humans (Iterable[int]): seats you play (``()``: every seat a bot, a demo).
+        bot (str): the bots' policy, ``"greedy"`` (default) or ``"random"``.
+        seed (int | None): seed of the shuffles and the bots' tie-breaks.
+        deck (Sequence[str] | None): scripted chance outcomes by label (street cards ``"red/N"``
+            in slot order, then passenger cards ``"red-pink"``), used before random draws.
+        title, max_log, interval, pick_cards: see :class:`~bus_lab.widgets.base.GameWidget`.
+        **options: ``challenging``, ``empty_speed``, ``max_rounds``, ``sheet`` (see
+            :class:`~bus_lab.games.bus_city.game.BusCityGame`).
+
+    Raises:
+        ParameterError: a bad option or component sheet, or a human seat not at the table.
+        ValueError: an unknown bot policy, or a bad ``interval``/``max_log``.
+
+    Attributes (besides those of the base widget):
+        street_buttons (dict[str, Button]): one per street slot, by slot name (``"b1-c1"``).
+        street_grid (GridBox): the chooser, laid out like the grid.
+        selection (list[str]): the slots chosen so far (a card to move to, or cards to swap).
+        chooser_note (HTML): what clicking a street card does now.
+        sheet_panel (Accordion): the component sheet (BUS-COMP-STREETS, BUS-COMP-PASSENGERS), closed at first.
+    """
+
+    def __init__(self, players: int = 3, humans: Iterable[int] = (0,), bot: str = "greedy",
+                 seed: int | None = 0, deck: Sequence[str] | None = None, *, title: str | None = None,
+                 max_log: int = 40, interval: int = 500, pick_cards: bool = False, **options: Any):
+        game = BusCityGame(players=players, **options)
+        humans = tuple(humans)
+        for seat in humans:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
+                raise ParameterError(f"humans={humans!r}: {seat!r} is not a seat at the table; "
+                                     f"seats are 0 to {game.num_players - 1}")
+        bots = {s: bot for s in range(game.num_players) if s not in humans}
+        session = Session(game, seed=seed, bots=bots, deck=deck)
+        self.selection: list[str] = []
+        self._selection_at: tuple | None = None
+        self._build_chooser()
+        super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
+        self.sheet_panel = W.Accordion(children=[W.HTML(game.sheet._repr_html_())], titles=("Component sheet",),
+                                       selected_index=None)
+        children = list(self.widget.children)
+        children.insert(children.index(self.action_box), self.chooser)
+        children.append(self.sheet_panel)
+        self.widget.children = tuple(children)
+        self.refresh()
+
+    # -- the street chooser ------------------------------------------------------------------
+    def _build_chooser(self) -> None:
+        self.street_buttons: dict[str, W.Button] = {}
+        cells: list[W.Widget] = []
+        for r in range(5):
+            for c in range(5):
+                if r % 2 == 0 and c % 2 == 0:
+                    cells.append(W.HTML(f"<div style='text-align:center;color:#777'>{'abc'[c // 2]}{r // 2 + 1}"
+                                        "</div>"))
+                elif r % 2 == 0 or c % 2 == 0:
+                    if r % 2 == 0:
+                        name = f"{'abc'[c // 2]}{r // 2 + 1}-{'abc'[c // 2 + 1]}{r // 2 + 1}"
+                    else:
+                        name = f"{'abc'[c // 2]}{r // 2 + 1}-{'abc'[c // 2]}{r // 2 + 2}"
+                    button = W.Button(description=name, tooltip=f"Street {name}", disabled=True,
+                                      layout=W.Layout(width="auto"))
+                    button.on_click(lambda _b, slot=name: self._guarded(self.choose_street, slot))
+                    self.street_buttons[name] = button
+                    cells.append(button)
+                else:
+                    cells.append(W.HTML(""))
+        self.street_grid = W.GridBox(cells, layout=W.Layout(grid_template_columns="100px 130px 100px 130px 100px",
+                                                             grid_gap="3px", width="auto"))
+        self.chooser_note = W.HTML()
+        self.clear_button = W.Button(description="Clear choice", tooltip="Forget the street cards chosen so far",
+                                     icon="times", layout=W.Layout(width="auto"))
+        self.clear_button.on_click(lambda _b: self._guarded(self.clear_selection))
+        self.chooser = W.VBox([W.HTML("<b>Street chooser</b> (laid out like the grid)"), self.chooser_note,
+                               self.street_grid, self.clear_button])
+
+    def _stale(self) -> bool:
+        return self._selection_at != (self.session.position, len(self.session.state.history()))
+
+    def clear_selection(self) -> None:
+        """Forget the chosen street cards (the Clear choice button)."""
+        self.selection = []
+        self.refresh()
+
+    def _human_node(self) -> str | None:
+        state = self.session.state
+        if self.session.waiting_for_human():
+            return state.node
+        return None
+
+    def choose_street(self, slot: str) -> str | None:
+        """What clicking the street button ``slot`` does (see the module docstring).
+
+        Returns:
+            a note for the message line, or ``None``.
+
+        Raises:
+            IllegalActionError: never for a click the chooser offers (it plays legal actions only).
+        """
+        if slot not in G.SLOT_INDEX:
+            raise ValueError(f"{slot!r} is not a street slot: use one of {', '.join(G.SLOT_INDEX)}")
+        if self._stale():
+            self.selection = []
+        state: BusCityState = self.session.state
+        node = self._human_node()
+        index = G.SLOT_INDEX[slot]
+        legal = state.legal_actions() if node else []
+        if node in ("move", "place"):
+            here = [a for a in legal if _end_slot(a) == index]
+            if not here:
+                what = "reachable this turn (BUS-MOVE, BUS-SPEED)" if node == "move" else "a bus stop (BUS-START)"
+                self.refresh()
+                return f"{slot} is not {what}."
+            if len(here) == 1:
+                self.selection = []
+                self.session.play(here[0])
+                self.refresh()
+                return None
+            self.selection = [slot]
+            self._selection_at = (self.session.position, len(state.history()))
+            self.refresh()
+            return f"{len(here)} ways to end on {slot}: choose one of the buttons below."
+        if node == "construction":
+            if slot in self.selection:
+                self.selection.remove(slot)
+            else:
+                free = {G.SLOTS[i].name for a in legal for i in (_swap_pair(a) or ())}
+                if slot not in free:
+                    self.refresh()
+                    return f"a bus is on {slot}: only cards with no bus on them can be swapped (BUS-CONSTRUCTION)."
+                self.selection = (self.selection + [slot])[-2:]
+            self._selection_at = (self.session.position, len(state.history()))
+            if len(self.selection) == 2:
+                pair = tuple(sorted(G.SLOT_INDEX[s] for s in self.selection))
+                swaps = [a for a in legal if _swap_pair(a) == pair]
+                if len(swaps) == 1:
+                    self.selection = []
+                    self.session.play(swaps[0])
+                    self.refresh()
+                    return None
+            self.refresh()
+            return None
+        self.refresh()
+        return "nothing is chosen on the grid now: use the buttons below or Step."
+
+    def visible_actions(self, state: State) -> list[int] | None:
+        """The move buttons to show now (``None``: all legal actions): at a move, the ways to end on
+        the chosen card (none until one is chosen); at the start, the headings on the chosen bus stop;
+        on the construction site, pass, the turn of a chosen card and the swaps of the chosen pair."""
+        if not self.session.waiting_for_human():
+            return None
+        legal = state.legal_actions()
+        chosen = [G.SLOT_INDEX[s] for s in self.selection]
+        node = state.node
+        if node == "move":
+            return [a for a in legal if chosen and _end_slot(a) == chosen[0]]
+        if node == "place":
+            return [a for a in legal if not chosen or _end_slot(a) == chosen[0]]
+        if node == "construction":
+            pair = tuple(sorted(chosen)) if len(chosen) == 2 else None
+            keep = [PASS] + [ROTATE_BASE + s for s in chosen]
+            return [a for a in legal if a in keep or (pair is not None and _swap_pair(a) == pair)]
+        return None
+
+    def refresh(self) -> None:
+        """Redraw everything; the move buttons show :meth:`visible_actions` only."""
+        if not hasattr(self, "action_buttons"):
+            return  # the base constructor's first draw comes before the chooser is placed
+        if self._stale():
+            self.selection = []
+        state = self.session.state
+        visible = self.visible_actions(state)
+        if visible is not None:
+            # the base draws buttons for state.legal_actions(): show it the chosen subset only
+            state.legal_actions = lambda: list(visible)  # type: ignore[method-assign]
+        try:
+            super().refresh()
+        finally:
+            state.__dict__.pop("legal_actions", None)
+        self._refresh_chooser(state)
+
+    def _refresh_chooser(self, state: BusCityState) -> None:
+        node = self._human_node()
+        legal = state.legal_actions() if node else []
+        targets: set[int] = set()
+        if node in ("move", "place"):
+            targets = {_end_slot(a) for a in legal}
+        elif node == "construction":
+            targets = {i for a in legal for i in (_swap_pair(a) or ())}
+        grid = {e["slot"]: e for e in state.view(self.viewer_seat)["grid"]}
+        with self._hold_all(list(self.street_buttons.values())):
+            for name, button in self.street_buttons.items():
+                entry = grid[name]
+                card = entry["card"] or "—"
+                button.description = f"{name} {card}"
+                index = G.SLOT_INDEX[name]
+                button.disabled = index not in targets
+                button.button_style = "warning" if name in self.selection else ("info" if index in targets else "")
+                what = "empty slot" if entry["card"] is None else state.street_at(index).describe()
+                side = f", symbol on the {entry['side']} side" if entry["side"] and entry["symbol"] != "plain" else ""
+                act = {"move": "click to drive here (BUS-MOVE)", "place": "click to start here (BUS-START)",
+                       "construction": "click to choose it for the swap (BUS-CONSTRUCTION)"}.get(node, "")
+                button.tooltip = f"Street {name}: {what}{side}." + (f" {act}" if index in targets else "")
+        if node == "move":
+            text = "Click a highlighted street card (outlined “reach” on the board) to drive there."
+            if self.selection:
+                text = f"Chosen: {self.selection[0]}. Pick heading and drop-offs with a button below."
+        elif node == "place":
+            text = "Click a bus stop to start there, then pick the heading."
+        elif node == "construction":
+            text = ("Click two street cards with no bus on them to swap them, or press pass."
+                    + (" In challenging play you may instead turn one card." if state.challenging else ""))
+            if self.selection:
+                text += f" Chosen: {', '.join(self.selection)}."
+        else:
+            text = "Nothing to choose on the grid now."
+        self.chooser_note.value = f"<small>{escape(text)}</small>"
+        self.clear_button.disabled = not self.selection
+
+    # -- hooks -------------------------------------------------------------------------------
+    def render_board(self, state: State, viewer: int | None) -> str:
+        """The table as SVG (see :func:`bus_lab.games.bus_city.render.grid_svg`)."""
+        return grid_html(state.view(viewer), selected=list(self.selection))
+
+    def header_html(self, state: State) -> str:
+        """Title, the table options and the part of the game, with its rule ID."""
+        params = self.session.game.params
+        opts = [f"{self.session.game.num_players} players",
+                "challenging play" if params["challenging"] else "basic play",
+                "no limit when empty" if params["empty_speed"] is None else f"empty limit {params['empty_speed']}",
+                f"at most {params['max_rounds']} rounds", state.sheet.title]
+        if state.phase == "setup":
+            part = "Setup: laying the grid and turning up two passenger cards [BUS-SETUP]"
+        elif state.phase == "start":
+            part = "Start: each bus goes on a bus stop and takes a first passenger card [BUS-START]"
+        elif state.phase == "turns":
+            limit = "no limit" if state.speed_limit is None else f"speed limit {state.speed_limit}"
+            final = ", final round" if state.end_trigger is not None else ""
+            part = f"Round {state.round}{final}: Seat {state.turn}'s turn, {limit} [BUS-TURN, BUS-SPEED]"
+        else:
+            part = "Game over: most points wins, then most complete cards [BUS-WIN]"
+        return (f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
+                f"<div class='bus-lab-options' style='color:#333'>Table: {escape(', '.join(opts))}</div>"
+                f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>")
+
+    def action_pool_size(self) -> int:
+        """Buttons built once: the most choices the chooser leaves open (see :data:`POOL`)."""
+        return POOL
+
+    def action_tooltip(self, state: State, action: int, odds: Any) -> str:
+        """What the move does in words, with its rule ID (the route for a drive)."""
+        label = state.action_to_string(action)
+        if action >= MOVE_BASE:
+            route = state.move_routes().get(action)
+            path = " → ".join(G.node_label(n) for n in route) if route else label
+            return f"Drive {len(route or [])} step(s): {path} (BUS-MOVE, BUS-DROPOFF)"
+        if label.startswith("take "):
+            return f"Take the face-up card {label[5:]} into Picked Up (BUS-PICKUP)"
+        if label == "draw blind":
+            return "Take the deck's top card without seeing it first (BUS-PICKUP)"
+        if label == "pass":
+            return "Do not use this card's action (BUS-ONE-ACTION)"
+        if label.startswith("start "):
+            return f"Put your bus on {label[6:]} (BUS-START)"
+        if label.startswith("swap "):
+            return f"Swap these two street cards (BUS-CONSTRUCTION): {label}"
+        if label.startswith("turn "):
+            return f"Turn {label[5:]} by 180°, moving its symbol across the street (BUS-CH-ROTATE)"
+        return f"Play {label}"

@@ -1,0 +1,205 @@
+"""The BUS widget, headless: build it, click street cards and buttons, read what it shows.
+
+Scenarios use the scripted grid of ``test_bus_city_rules.py`` (same labels), so the reachable
+cards and the choices are worked out by hand from its picture.
+"""
+from __future__ import annotations
+
+import pytest
+
+from bus_lab import ParameterError
+from bus_lab.widgets import BusCityWidget, GameWidget
+
+LAYOUT = ["stop1/S", "red/N", "blue/E", "site/E", "green/W", "yellow/N", "stop2/S", "plain1/W", "pink/W",
+          "orange/E", "stop3/N", "plain2/S"]
+FACEUP = ["red-pink", "yellow-green"]
+
+
+def shown(w) -> list[str]:
+    """Descriptions of the move buttons in use."""
+    return [b.description for b in w.action_buttons if b.layout.display != "none"]
+
+
+def click_shown(w, description: str) -> None:
+    for b in w.action_buttons:
+        if b.layout.display != "none" and b.description == description:
+            b.click()
+            return
+    raise AssertionError(f"no button {description!r} among {shown(w)}")
+
+
+def enabled_streets(w) -> set[str]:
+    return {name for name, b in w.street_buttons.items() if not b.disabled}
+
+
+def scripted(players=2, **options):
+    """Every seat human on the scripted grid, with the refills scripted too: nothing random
+    happens before the first move."""
+    w = BusCityWidget(players=players, humans=tuple(range(players)), seed=0,
+                      deck=LAYOUT + FACEUP + ["green-blue", "orange-pink", "blue-red"], **options)
+    while not w.session.waiting_for_human():
+        w.step_button.click()
+    return w
+
+
+def test_BUS_START_click_a_bus_stop_then_a_heading():
+    """BUS-START: only the three bus stops can be clicked; a stop shows its two headings."""
+    w = scripted()
+    assert enabled_streets(w) == {"a1-b1", "b2-c2", "a3-b3"}
+    assert len(shown(w)) == 6
+    w.street_buttons["a1-b1"].click()
+    assert shown(w) == ["start a1-b1 E", "start a1-b1 W"]
+    assert "chosen" in w.board.value
+    click_shown(w, "start a1-b1 E")
+    assert sorted(shown(w)) == ["draw blind", "take red-pink", "take yellow-green"]
+    click_shown(w, "take red-pink")
+    w.step_button.click()  # refill
+    w.street_buttons["a3-b3"].click()
+    click_shown(w, "start a3-b3 W")
+    click_shown(w, "take yellow-green")
+    w.step_button.click()
+    assert w.session.state.node == "move" and w.last_error is None
+
+
+def _to_first_move(**options):
+    w = scripted(**options)
+    for stop, heading, pick in (("a1-b1", "E", "take red-pink"), ("a3-b3", "W", "take yellow-green")):
+        w.street_buttons[stop].click()
+        click_shown(w, f"start {stop} {heading}")
+        click_shown(w, pick)
+        w.step_button.click()
+    return w
+
+
+def test_BUS_MOVE_reachable_cards_are_the_enabled_street_buttons():
+    """BUS-MOVE, BUS-SPEED, BUS-MOVE-END: from a1-b1 E at speed 5 every card but the start can be
+    reached; the board marks them "reach"; no move button shows before a card is chosen."""
+    w = _to_first_move()
+    view = w.session.state.view()
+    assert enabled_streets(w) == set(view["reachable"])
+    assert "a1-b1" not in enabled_streets(w) and len(enabled_streets(w)) == 11
+    assert w.board.value.count(">reach<") == 11
+    assert shown(w) == []
+
+
+def test_BUS_DROPOFF_clicking_a_card_with_several_outcomes_offers_them():
+    """BUS-DROPOFF: b2-b3 is the pink destination, so every way there drops pink; heading S it can
+    be reached via b1-b2 (pink only) or via b1-c1 (red too), and heading N as well: the buttons list
+    exactly the ways to end there."""
+    w = _to_first_move()
+    w.street_buttons["b2-b3"].click()
+    options = shown(w)
+    state = w.session.state
+    expected = sorted(state.action_to_string(a) for a in state.legal_actions()
+                      if state.action_to_string(a).startswith("b2-b3"))
+    assert sorted(options) == expected
+    assert "b2-b3 S drop red+pink" in options and "b2-b3 S drop pink" in options
+    click_shown(w, "b2-b3 S drop red+pink")
+    assert w.session.state.returns()[0] == 1  # red-pink complete
+    assert w.selection == []
+
+
+def test_BUS_MOVE_a_card_with_one_outcome_moves_at_once():
+    """BUS-MOVE, BUS-SPEED: with blue-pink (speed 1) seat 0 on a1-b1 E can reach b1-c1 E or b1-b2 S,
+    one way each: clicking b1-c1 drives there at once."""
+    w = BusCityWidget(players=2, humans=(0, 1), seed=0, deck=LAYOUT + ["blue-pink", "yellow-green", "green-blue",
+                                                                       "orange-pink"])
+    while not w.session.waiting_for_human():
+        w.step_button.click()
+    for stop, heading, pick in (("a1-b1", "E", "take blue-pink"), ("a3-b3", "W", "take yellow-green")):
+        w.street_buttons[stop].click()
+        click_shown(w, f"start {stop} {heading}")
+        click_shown(w, pick)
+        w.step_button.click()
+    assert enabled_streets(w) == {"b1-c1", "b1-b2"}
+    w.street_buttons["b1-c1"].click()
+    assert w.session.state.view()["seats"][0]["bus"] == {"slot": "b1-c1", "heading": "E", "site_used": False}
+    assert w.session.state.current_player() == 1
+
+
+def test_BUS_CONSTRUCTION_chooser_swaps_two_free_cards():
+    """BUS-CONSTRUCTION: on the site, the free cards are clickable (not the site, not seat 1's
+    a3-b3); two clicks swap them; the site is then used."""
+    w = _to_first_move()
+    state = w.session.state
+    one_step_site = [a for a in state.legal_actions() if state.action_to_string(a) == "b1-b2 S"]
+    w.session.play(one_step_site[0])
+    w.refresh()
+    assert w.session.state.node == "construction"
+    assert enabled_streets(w) == {"a1-b1", "b1-c1", "a1-a2", "c1-c2", "a2-b2", "b2-c2", "a2-a3", "b2-b3",
+                                  "c2-c3", "b3-c3"}
+    assert shown(w) == ["pass"]
+    w.street_buttons["b1-c1"].click()
+    assert w.selection == ["b1-c1"]
+    w.street_buttons["b2-b3"].click()
+    grid = {e["slot"]: e["card"] for e in w.session.state.view()["grid"]}
+    assert grid["b1-c1"] == "pink" and grid["b2-b3"] == "red"
+    assert w.session.state.site_used[0]
+
+
+def test_BUS_CH_ROTATE_challenging_chooser_offers_sides_and_turning():
+    """BUS-CH-ROTATE: in challenging play one chosen card offers "turn", two offer the 4 side choices."""
+    w = _to_first_move(challenging=True)
+    state = w.session.state
+    w.session.play(state.string_to_action("b1-b2 N"))
+    w.refresh()
+    assert w.session.state.node == "construction"
+    w.street_buttons["b1-c1"].click()
+    assert sorted(shown(w)) == ["pass", "turn b1-c1"]
+    w.street_buttons["b2-c2"].click()
+    assert sorted(shown(w)) == ["pass", "swap b1-c1 b2-c2 sides N N", "swap b1-c1 b2-c2 sides N S",
+                                "swap b1-c1 b2-c2 sides S N", "swap b1-c1 b2-c2 sides S S", "turn b1-c1",
+                                "turn b2-c2"]
+    w.clear_button.click()
+    assert w.selection == [] and shown(w) == ["pass"]
+
+
+def test_a_three_player_game_with_one_human_plays_to_the_end_by_clicking():
+    """BUS-TURN, BUS-END, BUS-WIN: you play seat 0 against two greedy bots, by clicking street cards
+    and buttons only; the game ends and the scores panel names the winner."""
+    w = BusCityWidget(players=3, humans=(0,), seed=3)
+    pool = len(w.action_buttons)
+    for _ in range(3000):
+        state = w.session.state
+        if state.is_terminal():
+            break
+        if w.session.waiting_for_human() and state.node == "move":
+            streets = sorted(enabled_streets(w))
+            w.street_buttons[streets[len(state.history()) % len(streets)]].click()
+            if w.session.state is state:
+                w.action_buttons[[b.layout.display for b in w.action_buttons].index(None)].click()
+        elif w.session.waiting_for_human():
+            w.action_buttons[0].click()
+        else:
+            w.step_button.click()
+        assert w.last_error is None, w.last_error
+    state = w.session.state
+    assert state.is_terminal()
+    assert any(e.rule == "BUS-MOVE" and e.data["seat"] == 0 for e in state.events())
+    assert "bus-lab-winners" in w.scores.value and "winner" in w.scores.value
+    assert len(w.action_buttons) == pool  # no widget created per step
+    w.back_button.click()
+    assert not w.session.state.is_terminal()
+
+
+def test_bots_only_demo_steps_and_the_log_cites_rules():
+    """BUS-SETUP: a demo with bots only; Step draws, the log shows rule IDs, Back undoes."""
+    w = BusCityWidget(players=2, humans=(), bot="random", seed=2)
+    for _ in range(20):
+        w.step_button.click()
+    assert "[BUS-SETUP]" in w.log.value
+    assert w.session.position == 20
+    w.back_button.click()
+    assert w.session.position == 19
+    assert isinstance(w, GameWidget)
+    assert all(b.tooltip for b in w.street_buttons.values())
+    assert 'role="img"' in w.board.value
+    assert "red-pink" in w.sheet_panel.children[0].value  # the component sheet panel
+
+
+def test_bad_arguments_raise():
+    """BUS-SETUP: bad options or seats are refused when the widget is built."""
+    with pytest.raises(ParameterError):
+        BusCityWidget(players=4)
+    with pytest.raises(ParameterError, match="not a seat"):
+        BusCityWidget(players=2, humans=(2,))
