@@ -14,6 +14,7 @@ _REGISTRY: dict[str, str] = {
     "ride_the_bus": "bus_lab.games.ride_the_bus:RideTheBusGame",
     "bus_and_stop": "bus_lab.games.bus_and_stop:BusAndStopGame",
     "bus_city": "bus_lab.games.bus_city:BusCityGame",
+    "busstop": "bus_lab.games.busstop:BusstopGame",
 }
 
 

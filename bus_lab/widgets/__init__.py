@@ -16,6 +16,7 @@ board, row points, bus, streak, mode, seed) and a button that deals a new game w
 from bus_lab.widgets.base import GameWidget, format_odds
 from bus_lab.widgets.bus_and_stop import BusAndStopWidget
 from bus_lab.widgets.bus_city import BusCityWidget
+from bus_lab.widgets.busstop import BusstopWidget
 from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 
-__all__ = ["GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "format_odds"]
+__all__ = ["GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "BusstopWidget", "format_odds"]

@@ -1,0 +1,912 @@
+"""Busstop: the rules, as a step-through state.
+
+A round (BSB-ROUND-*): the conductor lines up passengers from the face-down stack (one chance node
+per passenger, drawn when it is turned face up); the conductor picks a player tile face up and the
+others face down, one after another (``view(seat)`` hides a face-down tile from the other seats
+until the reveal); the tiles are revealed and ordered on the player-order zone; each position
+takes its passengers (black icons: the queue slots its arrows point at; white: one played tile,
+chosen); then every player places what they received on their buses or in their queue and may
+let the head of the queue board. Ten rounds, then scoring. Each applied action records events
+citing the rule it applies (``shared/rules/busstop.md``).
+
+With 2 players a proxy bus is a third board (participant 2, after the seats, BSB-PROXY-SEAT); its
+tile is drawn from its own shuffled tiles (a chance node) and the "proxy player" of the round
+makes its choices (BSB-PROXY-CHOICES).
+
+Actions (ints):
+
+* ``0``-``10``: the kind of passenger drawn onto the line-up (label = kind code: ``"Ba"``,
+  ``"Ch"``, ``"Gi"``, ``"Sa"``, ``"Gr"``, the VIPs ``"VBa"`` … ``"VGr"``, ``"ET"``);
+* ``PROXY_DRAW_BASE + t``: the proxy bus's tile ``t`` drawn (label ``"proxy-7"``);
+* ``BID_BASE + t``: choose player tile ``t`` (label ``"tile 7"``);
+* ``WHITE_BASE + k``: take the tile played by participant ``k`` (white icon);
+* ``PLACE_BASE + 4 * c + d``: place a received passenger of class ``c`` (0-4 a sort, 5-9 the VIP
+  of a sort, 10 an ET) on bus ``d`` (0-2) or in the queue (``d = 3``);
+* ``BOARD_BASE + b``: the head of the queue boards bus ``b``; ``STOP``: stop boarding.
+
+Passengers ("tokens") are ints too: ``0``-``10`` a drawn passenger of that kind, and
+``TILE_BASE + 10 * owner + (number - 1)`` a player tile.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from bus_lab.engine.core import CHANCE, TERMINAL, State
+from bus_lab.engine.errors import IllegalActionError
+from bus_lab.games.busstop.components import (
+    END_BONUS_POINTS, END_BONUS_REQUIREMENTS, ET, EXTRA_BUS_AT, KIND_CODES, KIND_NAMES, PROXY_PENALTY_AT,
+    QUEUE_SPACES, ROUNDS, SORT_PLURALS, SORTS, STACK_COUNTS, TILES, VIP_BASE,
+)
+
+PROXY_DRAW_BASE = 20
+BID_BASE = 100
+WHITE_BASE = 200
+PLACE_BASE = 300
+QUEUE_DEST = 3
+BOARD_BASE = 400
+STOP = 409
+TILE_BASE = 100
+CHANCE_NODES = ("lineup", "proxy_bid", "proxy_reveal")
+#: How a class of passenger reads in move labels (class = sort 0-4, VIP of a sort 5-9, ET 10).
+CLASS_NAMES = SORTS + tuple(f"VIP {s}" for s in SORTS) + ("ET",)
+
+#: Aliases accepted by :meth:`BusstopState.string_to_action` for draws (lower case).
+_DRAW_ALIASES = {name.lower(): k for k, name in enumerate(KIND_NAMES)}
+_DRAW_ALIASES.update({f"vip-{s}": VIP_BASE + i for i, s in enumerate(SORTS)})
+_DRAW_ALIASES.update({"salary man": 3, "vip salary man": 8, "alien": ET})
+
+
+def seat_name(participant: int, proxy: int | None = None) -> str:
+    """``"Seat 2"``, or ``"the proxy bus"`` for the proxy's participant number."""
+    return "the proxy bus" if participant == proxy else f"Seat {participant}"
+
+
+class Board:
+    """One player board (BSB-COMP-BOARD): three buses (the third locked at first), the temporary
+    queue, the score pile, penalty tiles taken from the proxy, and the passengers received this
+    round and not yet placed. Lists hold passenger tokens (see the module docstring)."""
+
+    __slots__ = ("buses", "queue", "pile", "penalty", "received", "extra_open")
+
+    def __init__(self) -> None:
+        self.buses: list[list[int]] = [[], [], []]
+        self.queue: list[int] = []
+        self.pile: list[int] = []
+        self.penalty: list[int] = []
+        self.received: list[int] = []
+        self.extra_open = False
+
+    def copy(self) -> "Board":
+        other = Board.__new__(Board)
+        other.buses = [list(b) for b in self.buses]
+        other.queue = list(self.queue)
+        other.pile = list(self.pile)
+        other.penalty = list(self.penalty)
+        other.received = list(self.received)
+        other.extra_open = self.extra_open
+        return other
+
+
+class BusstopState(State):
+    """A game of Busstop in progress.
+
+    Nodes: ``"lineup"`` (chance: the next passenger turned up), ``"proxy_bid"`` (chance: the proxy
+    conductor's tile, shown at once), ``"bid"`` (a seat picks a tile), ``"proxy_reveal"`` (chance:
+    the proxy's face-down tile, turned at the reveal), ``"white"`` (a position holder picks a played
+    tile), ``"place"`` (a received passenger goes on a bus or in the queue), ``"board"`` (the head
+    of the queue may board); ``None`` once the game is over. A decision with a single legal move is
+    made automatically (and logged).
+
+    Attributes (read them; change them only through ``apply_action``): ``round`` (1-10),
+    ``conductor``, ``lineup`` (tokens, ``None`` once taken), ``bids`` (tile per participant or
+    ``None``), ``zone_holders`` (participant per position after the reveal), ``boards``,
+    ``hands`` (tiles not yet played), ``proxy`` (participant number of the proxy bus or ``None``),
+    ``proxy_player`` (the seat making the proxy's choices this round).
+    """
+
+    def __init__(self, game):
+        super().__init__(game)
+        p = game.params
+        sheet = game.sheet
+        self.sheet = sheet
+        self.num_players: int = p["players"]
+        self.proxy: int | None = 2 if self.num_players == 2 else None
+        self.participants: int = 3 if self.proxy is not None else self.num_players
+        self.zone = sheet.zones[self.participants]
+        self.bus_seats: tuple = sheet.bus_seats
+        #: token -> class (sort 0-4, VIP 5-9, ET 10), fixed by the sheet: shared by clones, never changed
+        self._classes: tuple = tuple(k if k <= ET else None for k in range(TILE_BASE)) + tuple(
+            sheet.tile_sort(i % 10 + 1) for i in range(10 * self.participants))
+        self.passenger_bonus: bool = bool(p["passenger_bonus"])
+        #: token -> code in views ("Gi", "VGi", "ET", "owner/number"); fixed, shared by clones
+        self._codes: tuple = tuple(KIND_CODES[k] if k <= ET else None for k in range(TILE_BASE)) + tuple(
+            f"{i // 10}/{i % 10 + 1}" for i in range(10 * self.participants))
+        self.end_bonus: bool = bool(p["end_bonus"])
+        n = self.participants
+        #: per participant, token -> points in its score pile (BSB-SCORE-PILE, BSB-OPT-BONUS); fixed
+        self._pile_values: tuple = tuple(tuple(self._pile_value(k, t) if self._classes[t] is not None else 0
+                                               for t in range(len(self._classes))) for k in range(n))
+        self.stack: list[int] = list(STACK_COUNTS)
+        self.hands: list[set[int]] = [set(TILES) for _ in range(n)]
+        self.boards: list[Board] = [Board() for _ in range(n)]
+        self.round = 1
+        self.conductor = 0  # BSB-SETUP-CONDUCTOR
+        self.next_conductor: int | None = None
+        self.proxy_player: int | None = 1 if self.proxy is not None else None  # BSB-PROXY-CHOICES
+        self.lineup: list[int | None] = []
+        self.bids: list[int | None] = [None] * n
+        self.bid_order: list[int] = []
+        self.bid_index = 0
+        self.zone_holders: list[int] = []
+        self.played: list[int] = []  # participants whose played tile is still on the zone
+        self.take_pos = 0
+        self.dist_index = 0
+        self.stage = "place"
+        self.node: str | None = "lineup"
+        self._legal_cache: list[int] | None = None  # legal actions at this node (reset by every action)
+        self._log("BSB-COMP-PASSENGERS", f"The stack: {sum(STACK_COUNTS)} passengers, 8 of each of the 5 sorts, "
+                  "one VIP of each sort and 5 extra-terrestrials (ETs).")
+        tiles = ", ".join(f"{t} {SORTS[sheet.tile_sort(t)]}" for t in TILES)
+        self._log("BSB-COMP-PLAYERTILES", f"Each colour has player tiles 1-10, also passengers: {tiles}.")
+        seats = self.bus_seats
+        self._log("BSB-COMP-BOARD", f"Each board: bus 1 ({seats[0]} seats), bus 2 ({seats[1]} seats), a locked "
+                  f"third bus ({seats[2]} seats) and a queue of {QUEUE_SPACES} spaces.", seats=list(seats))
+        self._log("BSB-COMP-ZONE", f"Player-order zone for {n} positions: {self.zone_text()}.")
+        names = ", ".join(self.name(k) for k in range(n))
+        self._log("BSB-SETUP", f"The stack is shuffled face down; {names} each take a board and tiles 1-10.",
+                  players=self.num_players)
+        if self.proxy is not None:
+            self._log("BSB-PROXY", "Two players: the proxy bus plays a third board; its tiles are shuffled "
+                      "face down and it plays the top one each round.")
+            self._log("BSB-PROXY-SEAT", "The proxy bus sits after seat 1: clockwise order is seat 0, seat 1, "
+                      "the proxy bus.")
+            self._log("BSB-PROXY-CHOICES", "The two players take turns making the proxy bus's choices, one round "
+                      "each: Seat 1, who is not the first conductor, starts.", seat=1)
+        self._log("BSB-SETUP-CONDUCTOR", "Seat 0 (who rode a bus most recently) is the first conductor.")
+        if self.passenger_bonus:
+            favs = ", ".join(f"{self.name(k)}: {SORT_PLURALS[self.bonus_sort(k)]}" for k in range(self.num_players))
+            self._log("BSB-OPT-BONUS", f"Passenger bonus: your colour's sort scores 2 in your pile (its VIP 6): "
+                      f"{favs}.")
+        if self.end_bonus:
+            reqs = "; ".join(f"{self.name(k)}: {END_BONUS_REQUIREMENTS[self.requirement(k)]}"
+                             for k in range(self.num_players))
+            self._log("BSB-OPT-ENDBONUS", f"End-game bonus, {END_BONUS_POINTS} points if met: {reqs}.")
+        self._start_round()
+
+    # -- names and passengers -------------------------------------------------------------
+    def name(self, participant: int) -> str:
+        """``"Seat 1"`` or ``"the proxy bus"``."""
+        return seat_name(participant, self.proxy)
+
+    def zone_text(self) -> str:
+        """The zone's icons in words, e.g. ``"P1 q1+W, P2 q2,q3+W (conductor), P3 W"``."""
+        parts = []
+        for i, (black, white) in enumerate(zip(self.zone.black, self.zone.white)):
+            icons = ",".join(f"q{s + 1}" for s in black)
+            icons = icons + ("+W" if white and icons else "W" if white else "")
+            parts.append(f"P{i + 1} {icons}" + (" (conductor)" if i == self.zone.conductor else ""))
+        return ", ".join(parts)
+
+    def bonus_sort(self, participant: int) -> int:
+        """The sort favoured by ``participant``'s colour (BSB-OPT-BONUS; colour i = participant i)."""
+        return self.sheet.passenger_bonus[participant]
+
+    def requirement(self, participant: int) -> str:
+        """The end-game requirement of ``participant``'s colour (BSB-OPT-ENDBONUS)."""
+        return self.sheet.end_bonus[participant]
+
+    @staticmethod
+    def tile_token(owner: int, number: int) -> int:
+        """The token of player tile ``number`` (1-10) of ``owner``."""
+        return TILE_BASE + 10 * owner + number - 1
+
+    def token_class(self, token: int) -> int:
+        """Class of a passenger: its sort (0-4), the VIP of a sort (5-9) or ET (10). Player tiles
+        are ordinary passengers of their sort (BSB-ROUND-DISTRIBUTE)."""
+        return self._classes[token]
+
+    def token_sort(self, token: int) -> int | None:
+        """The sort a passenger counts as (a VIP counts as its sort, BSB-BOARD-SORT); ``None`` for an ET."""
+        cls = self.token_class(token)
+        return None if cls == ET else cls % 5
+
+    def token_code(self, token: int) -> str:
+        """How a passenger is written in views: a drawn one by its kind code (``"Gi"``,
+        ``"VGi"``, ``"ET"``), a player tile as ``"owner/number"`` (``"1/7"``)."""
+        return self._codes[token]
+
+    def token_text(self, token: int) -> str:
+        """A passenger in words: ``"a girl"``, ``"the VIP girl"``, ``"an ET"``,
+        ``"Seat 1's tile 7 (salaryman)"``."""
+        if token < TILE_BASE:
+            if token == ET:
+                return "an ET"
+            if token >= VIP_BASE:
+                return f"the {KIND_NAMES[token]}"
+            return f"a {KIND_NAMES[token]}"
+        owner, number = divmod(token - TILE_BASE, 10)
+        who = "the proxy's" if owner == self.proxy else f"Seat {owner}'s"
+        return f"{who} tile {number + 1} ({SORTS[self.sheet.tile_sort(number + 1)]})"
+
+    def bus_sort(self, participant: int, bus: int) -> int | None:
+        """The sort a bus carries now: that of its first passenger who is not an ET; ``None`` when
+        it is empty or holds only ETs (BSB-BOARD-SORT)."""
+        classes = self._classes
+        for token in self.boards[participant].buses[bus]:
+            cls = classes[token]
+            if cls != ET:
+                return cls % 5
+        return None
+
+    def bus_open(self, participant: int, bus: int) -> bool:
+        """Buses 1 and 2 always; the third once opened (BSB-EXTRA-BUS)."""
+        return bus < 2 or self.boards[participant].extra_open
+
+    def bus_accepts(self, participant: int, bus: int, cls: int) -> bool:
+        """Whether a passenger of class ``cls`` may board ``bus`` now (BSB-BOARD-SORT): the bus is
+        open and carries that sort or none yet; an ET may board any open bus."""
+        if not self.bus_open(participant, bus):
+            return False
+        if cls == ET:
+            return True
+        sort = self.bus_sort(participant, bus)
+        return sort is None or sort == cls % 5
+
+    def decider(self, participant: int) -> int:
+        """The seat that makes ``participant``'s choices: itself, or the proxy player for the proxy."""
+        return self.proxy_player if participant == self.proxy else participant
+
+    # -- protocol ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        node = self.node
+        if node is None:
+            return TERMINAL
+        if node in CHANCE_NODES:
+            return CHANCE
+        if node == "bid":
+            return self.bid_order[self.bid_index]
+        if node == "white":
+            return self.decider(self.zone_holders[self.take_pos])
+        return self.decider(self.zone_holders[self.dist_index])  # place, board
+
+    def acting_participant(self) -> int | None:
+        """Whose board or tile the decision is about (the proxy's when the proxy player decides
+        for it); ``None`` at chance nodes and at the end."""
+        if self.node in ("white",):
+            return self.zone_holders[self.take_pos]
+        if self.node in ("place", "board"):
+            return self.zone_holders[self.dist_index]
+        if self.node == "bid":
+            return self.bid_order[self.bid_index]
+        return None
+
+    def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        if self.node == "lineup":
+            total = sum(self.stack)
+            return [(k, Fraction(c, total)) for k, c in enumerate(self.stack) if c]
+        return self._uniform(PROXY_DRAW_BASE + t for t in self.hands[self.proxy])
+
+    def _legal_actions(self) -> list[int]:
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal()
+        return list(self._legal_cache)
+
+    def _compute_legal(self) -> list[int]:
+        node = self.node
+        if node == "bid":
+            return [BID_BASE + t for t in sorted(self.hands[self.bid_order[self.bid_index]])]
+        if node == "white":
+            return [WHITE_BASE + k for k in sorted(self.played)]
+        if node == "place":
+            return self._placements(self.zone_holders[self.dist_index])
+        if node == "board":
+            who = self.zone_holders[self.dist_index]
+            cls = self.token_class(self.boards[who].queue[0])
+            return [BOARD_BASE + b for b in range(3) if self.bus_accepts(who, b, cls)] + [STOP]
+        return []
+
+    def _placements(self, who: int) -> list[int]:
+        out = []
+        for cls in sorted({self.token_class(t) for t in self.boards[who].received}):
+            out += [PLACE_BASE + 4 * cls + b for b in range(3) if self.bus_accepts(who, b, cls)]
+            if cls != ET:
+                out.append(PLACE_BASE + 4 * cls + QUEUE_DEST)
+        return out
+
+    def _is_legal(self, action: int) -> bool:
+        if self.node == "lineup":
+            return isinstance(action, int) and 0 <= action <= ET and self.stack[action] > 0
+        if self.node in ("proxy_bid", "proxy_reveal"):
+            return action - PROXY_DRAW_BASE in self.hands[self.proxy]
+        return action in self._legal_actions()
+
+    def _why_not_legal(self, action: int) -> str:
+        node = self.node
+        if node == "lineup":
+            if 0 <= action <= ET:
+                return f"no {KIND_NAMES[action]} is left in the stack (BSB-COMP-PASSENGERS)"
+            return "a passenger kind (0-10) must be drawn now"
+        if node in ("proxy_bid", "proxy_reveal"):
+            t = action - PROXY_DRAW_BASE
+            if t in TILES:
+                return f"the proxy bus has already played its tile {t} (BSB-PROXY)"
+            return "one of the proxy bus's tiles must be drawn now"
+        who = self.acting_participant()
+        if node == "bid":
+            t = action - BID_BASE
+            if t in TILES:
+                return f"{self.name(who)} has already played tile {t}: each tile is used once (BSB-ROUND-BID)"
+            return f"choose one of your tiles now ({self.status()})"
+        if node == "white":
+            k = action - WHITE_BASE
+            if 0 <= k < self.participants:
+                return f"{self.name(k)}'s tile is no longer on the zone (BSB-ROUND-TAKE)"
+            return f"take one of the played tiles now ({self.status()})"
+        if node == "place" and PLACE_BASE <= action < PLACE_BASE + 44:
+            cls, dest = divmod(action - PLACE_BASE, 4)
+            board = self.boards[who]
+            if cls not in {self.token_class(t) for t in board.received}:
+                return f"{self.name(who)} has no {CLASS_NAMES[cls]} waiting to be placed (BSB-ROUND-DISTRIBUTE)"
+            if dest == QUEUE_DEST:
+                return "an ET may never queue: it must board a bus (BSB-QUEUE)"
+            return self._why_bus_refuses(who, dest, cls)
+        if node == "board" and (BOARD_BASE <= action < BOARD_BASE + 3):
+            cls = self.token_class(self.boards[who].queue[0])
+            return self._why_bus_refuses(who, action - BOARD_BASE, cls) + " (only the head may board, BSB-QUEUE-BOARD)"
+        return f"that is not one of the moves allowed now ({self.status()})"
+
+    def _why_bus_refuses(self, who: int, bus: int, cls: int) -> str:
+        if not self.bus_open(who, bus):
+            return (f"the third bus is locked until a queue of {EXTRA_BUS_AT} or more at the end of a round "
+                    f"opens it (BSB-EXTRA-BUS)")
+        sort = self.bus_sort(who, bus)
+        return (f"bus {bus + 1} carries {SORT_PLURALS[sort]}: a {CLASS_NAMES[cls]} may not board it "
+                f"(BSB-BOARD-SORT)")
+
+    def action_to_string(self, action: int) -> str:
+        """``"Gi"`` (a girl drawn), ``"proxy-7"``, ``"tile 7"``, ``"take Seat 1's 7"``,
+        ``"girl to bus 2"``, ``"VIP girl to queue"``, ``"head to bus 1"``, ``"stop boarding"``."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            return f"<not an action: {action!r}>"
+        if 0 <= action <= ET:
+            return KIND_CODES[action]
+        if PROXY_DRAW_BASE < action <= PROXY_DRAW_BASE + 10:
+            return f"proxy-{action - PROXY_DRAW_BASE}"
+        if BID_BASE < action <= BID_BASE + 10:
+            return f"tile {action - BID_BASE}"
+        if WHITE_BASE <= action < WHITE_BASE + 5:
+            k = action - WHITE_BASE
+            tile = self.bids[k] if k < len(self.bids) else None
+            who = "the proxy's" if k == self.proxy else f"Seat {k}'s"
+            return f"take {who} {tile}" if tile is not None else f"take {who} tile"
+        if PLACE_BASE <= action < PLACE_BASE + 44:
+            cls, dest = divmod(action - PLACE_BASE, 4)
+            return f"{CLASS_NAMES[cls]} to " + ("queue" if dest == QUEUE_DEST else f"bus {dest + 1}")
+        if BOARD_BASE <= action < BOARD_BASE + 3:
+            return f"head to bus {action - BOARD_BASE + 1}"
+        if action == STOP:
+            return "stop boarding"
+        return f"<not an action: {action!r}>"
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action labelled ``text`` (see :meth:`action_to_string`); for draws the
+        passenger's name works too (``"girl"``, ``"VIP girl"``, ``"alien"``), and ``"proxy 7"``.
+
+        Raises:
+            IllegalActionError: no legal action has that label.
+        """
+        try:
+            return super().string_to_action(text)
+        except IllegalActionError:
+            wanted = " ".join(str(text).strip().lower().split())
+            if self.node == "lineup" and wanted in _DRAW_ALIASES and self._is_legal(_DRAW_ALIASES[wanted]):
+                return _DRAW_ALIASES[wanted]
+            if self.node in ("proxy_bid", "proxy_reveal") and wanted.startswith("proxy "):
+                return super().string_to_action(wanted.replace(" ", "-", 1))
+            raise
+
+    def _apply_action(self, action: int) -> None:
+        self._legal_cache = None
+        getattr(self, "_on_" + self.node)(action)
+        self._legal_cache = None
+        self._auto()
+
+    def _auto(self) -> None:
+        """Make every forced decision (a single legal move) at once, logging it."""
+        while self.node in ("bid", "white", "place"):
+            legal = self._compute_legal()
+            if len(legal) != 1:
+                return
+            getattr(self, "_on_" + self.node)(legal[0], forced=True)
+
+    # -- a round -------------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        self.lineup = []
+        self.bids = [None] * self.participants
+        self.zone_holders = []
+        self.played = []
+        self.node = "lineup"
+        who = self.name(self.conductor)
+        how = " (automatically)" if self.conductor == self.proxy else ""
+        self._log("BSB-ROUND-LINEUP", f"Round {self.round} of {ROUNDS}: the conductor, {who}, lines up "
+                  f"{self.zone.passengers} passengers from the stack{how}.", round=self.round,
+                  conductor=self.conductor)
+
+    def _on_lineup(self, kind: int) -> None:
+        self.stack[kind] -= 1
+        self.lineup.append(kind)
+        self._log("BSB-ROUND-LINEUP", f"q{len(self.lineup)}: {KIND_NAMES[kind]} ({KIND_CODES[kind]}).",
+                  slot=len(self.lineup), kind=KIND_CODES[kind])
+        if len(self.lineup) == self.zone.passengers:
+            self._start_bidding()
+
+    def _start_bidding(self) -> None:
+        n = self.participants
+        clockwise = [(self.conductor + i) % n for i in range(n)]
+        self.bid_order = [k for k in clockwise if k != self.proxy]
+        self.bid_index = 0
+        self.node = "proxy_bid" if self.conductor == self.proxy else "bid"
+
+    def _on_proxy_bid(self, action: int) -> None:
+        tile = action - PROXY_DRAW_BASE
+        self.hands[self.proxy].discard(tile)
+        self.bids[self.proxy] = tile
+        self._log("BSB-PROXY-CONDUCTOR", f"The proxy bus is the conductor: its top tile, {tile}, is turned "
+                  "face up before the players choose.", tile=tile)
+        self.node = "bid"
+
+    def _on_bid(self, action: int, forced: bool = False) -> None:
+        seat = self.bid_order[self.bid_index]
+        tile = action - BID_BASE
+        self.hands[seat].discard(tile)
+        self.bids[seat] = tile
+        last = " (the only tile left)" if forced else ""
+        if seat == self.conductor:
+            self._log("BSB-ROUND-BID", f"{self.name(seat)}, the conductor, plays tile {tile} face up{last}.",
+                      seat=seat, tile=tile)
+        else:
+            self._log("BSB-ROUND-BID", f"{self.name(seat)} chooses a tile face down{last}.", seat=seat)
+        self.bid_index += 1
+        if self.bid_index < len(self.bid_order):
+            return
+        if self.proxy is not None and self.conductor != self.proxy:
+            self.node = "proxy_reveal"
+        else:
+            self._reveal()
+
+    def _on_proxy_reveal(self, action: int) -> None:
+        tile = action - PROXY_DRAW_BASE
+        self.hands[self.proxy].discard(tile)
+        self.bids[self.proxy] = tile
+        self._log("BSB-PROXY", f"The proxy bus's face-down tile is its top tile: {tile}.", tile=tile)
+        self._reveal()
+
+    def play_order(self) -> list[int]:
+        """Participants in zone order: lowest tile first, ties clockwise from the conductor
+        (BSB-ROUND-ORDER). Needs every bid made."""
+        n = self.participants
+        return sorted(range(n), key=lambda k: (self.bids[k], (k - self.conductor) % n))
+
+    def _reveal(self) -> None:
+        shown = ", ".join(f"{self.name(k)} {self.bids[k]}" for k in range(self.participants))
+        self._log("BSB-ROUND-BID", f"Reveal: {shown}.", tiles=list(self.bids))
+        self.zone_holders = self.play_order()
+        order = ", ".join(f"P{i + 1} {self.name(k)} ({self.bids[k]})" for i, k in enumerate(self.zone_holders))
+        self._log("BSB-ROUND-ORDER", f"Player order, lowest first, ties clockwise from the conductor: {order}.",
+                  order=list(self.zone_holders))
+        self.next_conductor = self.zone_holders[self.zone.conductor]
+        self._log("BSB-ROUND-CONDUCTOR", f"{self.name(self.next_conductor)} is on the conductor space "
+                  f"(P{self.zone.conductor + 1}) and will be the next conductor.", conductor=self.next_conductor)
+        self.played = list(self.zone_holders)
+        self.take_pos = 0
+        self._take_black()
+
+    def _take_black(self) -> None:
+        """Black icons of the current position, then its white icon (a decision), then on."""
+        while self.take_pos < self.participants:
+            holder = self.zone_holders[self.take_pos]
+            for slot in self.zone.black[self.take_pos]:
+                token = self.lineup[slot]
+                self.lineup[slot] = None
+                self.boards[holder].received.append(token)
+                self._log("BSB-ROUND-TAKE", f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
+                          f"from q{slot + 1} (black icon).", participant=holder, slot=slot + 1)
+            if self.zone.white[self.take_pos]:
+                self.node = "white"
+                return
+            self.take_pos += 1
+        self._start_distribution()
+
+    def _on_white(self, action: int, forced: bool = False) -> None:
+        holder = self.zone_holders[self.take_pos]
+        owner = action - WHITE_BASE
+        self.played.remove(owner)
+        token = self.tile_token(owner, self.bids[owner])
+        self.boards[holder].received.append(token)
+        how = " (the only one left)" if forced else ""
+        by = f", chosen by the proxy player Seat {self.proxy_player}" if holder == self.proxy and not forced else ""
+        self._log("BSB-ROUND-TAKE", f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
+                  f"(white icon){how}{by}.", participant=holder, owner=owner)
+        self.take_pos += 1
+        self._take_black()
+
+    def _start_distribution(self) -> None:
+        self.dist_index = 0
+        self.stage = "place"
+        self._log("BSB-ROUND-DISTRIBUTE", "Everyone places the passengers they received, one at a time, on a bus "
+                  "or at the tail of their queue, in player order.")
+        self._next_distribution()
+
+    def _next_distribution(self) -> None:
+        while self.dist_index < self.participants:
+            who = self.zone_holders[self.dist_index]
+            board = self.boards[who]
+            if self.stage == "place":
+                if board.received:
+                    self.node = "place"
+                    return
+                self.stage = "board"
+            if board.queue and any(self.bus_accepts(who, b, self.token_class(board.queue[0])) for b in range(3)):
+                self.node = "board"
+                return
+            self.dist_index += 1
+            self.stage = "place"
+        self._end_round()
+
+    def _on_place(self, action: int, forced: bool = False) -> None:
+        who = self.zone_holders[self.dist_index]
+        board = self.boards[who]
+        cls, dest = divmod(action - PLACE_BASE, 4)
+        token = next(t for t in board.received if self.token_class(t) == cls)
+        board.received.remove(token)
+        how = " (no other choice)" if forced else ""
+        if dest == QUEUE_DEST:
+            board.queue.append(token)
+            off = " (off the board)" if len(board.queue) > QUEUE_SPACES else ""
+            self._log("BSB-QUEUE", f"{self.name(who)}: {self.token_text(token)} joins the queue at space "
+                      f"{len(board.queue)}{off}{how}.", participant=who, place=len(board.queue))
+        else:
+            self._board(who, token, dest, "BSB-BOARD-SORT", how)
+        self._next_distribution()
+
+    def _board(self, who: int, token: int, bus: int, rule: str, how: str = "") -> None:
+        board = self.boards[who]
+        board.buses[bus].append(token)
+        seats = self.bus_seats[bus]
+        self._log(rule, f"{self.name(who)}: {self.token_text(token)} boards bus {bus + 1} "
+                  f"({len(board.buses[bus])}/{seats}){how}.", participant=who, bus=bus + 1)
+        if len(board.buses[bus]) == seats:
+            riders = board.buses[bus]
+            board.buses[bus] = []
+            if who == self.proxy:
+                self.boards[self.proxy_player].pile.extend(riders)
+                self._log("BSB-BOARD-LEAVE", f"The proxy's bus {bus + 1} is full and leaves.", participant=who,
+                          bus=bus + 1)
+                self._log("BSB-PROXY-LEAVE", f"Seat {self.proxy_player}, the proxy player, banks its "
+                          f"{len(riders)} passengers in their own score pile.", seat=self.proxy_player,
+                          passengers=len(riders))
+            else:
+                board.pile.extend(riders)
+                self._log("BSB-BOARD-LEAVE", f"{self.name(who)}'s bus {bus + 1} is full and leaves: "
+                          f"{len(riders)} passengers go to the score pile.", participant=who, bus=bus + 1)
+
+    def _on_board(self, action: int) -> None:
+        who = self.zone_holders[self.dist_index]
+        if action == STOP:
+            self._log("BSB-QUEUE-BOARD", f"{self.name(who)} lets no more of the queue board this round.",
+                      participant=who)
+            self.dist_index += 1
+            self.stage = "place"
+        else:
+            token = self.boards[who].queue.pop(0)
+            self._board(who, token, action - BOARD_BASE, "BSB-QUEUE-BOARD", " from the head of the queue")
+        self._next_distribution()
+
+    def _end_round(self) -> None:
+        for k in range(self.participants):
+            board = self.boards[k]
+            if not board.extra_open and len(board.queue) >= EXTRA_BUS_AT:
+                board.extra_open = True
+                self._log("BSB-EXTRA-BUS", f"{self.name(k)} has {len(board.queue)} waiting at the end of round "
+                          f"{self.round}: the third bus opens from the next round on.", participant=k)
+        if self.proxy is not None:
+            queue = self.boards[self.proxy].queue
+            if len(queue) >= PROXY_PENALTY_AT:
+                self.boards[self.proxy_player].penalty.extend(queue)
+                self._log("BSB-PROXY-PENALTY", f"The proxy queue holds {len(queue)}: Seat {self.proxy_player}, "
+                          f"the proxy player, takes them as penalty tiles and the proxy queue is emptied.",
+                          seat=self.proxy_player, tiles=len(queue))
+                self.boards[self.proxy].queue = []
+        if self.round == ROUNDS:
+            self._finish()
+            return
+        self.round += 1
+        self.conductor = self.next_conductor
+        if self.proxy is not None:
+            self.proxy_player = 1 - self.proxy_player
+            self._log("BSB-PROXY-CHOICES", f"Seat {self.proxy_player} makes the proxy bus's choices this round.",
+                      seat=self.proxy_player)
+        self._start_round()
+
+    def _finish(self) -> None:
+        self.node = None
+        self.lineup = []
+        self._log("BSB-END", f"After round {ROUNDS} the game ends and is scored.")
+        for seat in range(self.num_players):
+            board = self.boards[seat]
+            lines = self.score_breakdown(seat)
+
+            def total(*rules: str) -> int:
+                return sum(line["points"] for line in lines if line["rule"] in rules)
+
+            classes = [self.token_class(t) for t in board.pile]
+            vips = sum(VIP_BASE <= c < ET for c in classes)
+            ets = sum(c == ET for c in classes)
+            self._log("BSB-SCORE-PILE", f"{self.name(seat)}'s score pile: {len(classes)} passengers ({vips} VIP, "
+                      f"{ets} ET): {total('BSB-SCORE-PILE'):+d}.", seat=seat, points=total("BSB-SCORE-PILE"))
+            if self.passenger_bonus:
+                self._log("BSB-OPT-BONUS", f"{self.name(seat)}'s {SORT_PLURALS[self.bonus_sort(seat)]} in the pile "
+                          f"count double: {total('BSB-OPT-BONUS'):+d} more.", seat=seat, points=total("BSB-OPT-BONUS"))
+            waiting = len(board.queue) + len(board.penalty)
+            extra = f" (with {len(board.penalty)} penalty tiles)" if board.penalty else ""
+            self._log("BSB-SCORE-QUEUE", f"{self.name(seat)}'s queue: {waiting} waiting{extra}: "
+                      f"{total('BSB-SCORE-QUEUE', 'BSB-PROXY-PENALTY'):+d}.", seat=seat,
+                      points=total("BSB-SCORE-QUEUE", "BSB-PROXY-PENALTY"))
+            if self.end_bonus:
+                met = self.requirement_met(seat)
+                self._log("BSB-OPT-ENDBONUS", f"{self.name(seat)}: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}: "
+                          + (f"met, +{END_BONUS_POINTS}." if met else "not met."), seat=seat, met=met)
+        scores = self.returns()
+        totals = ", ".join(f"{self.name(s)} {scores[s]} ({self.ets(s)} ET)" for s in range(self.num_players))
+        self._log("BSB-WIN", f"Totals: {totals}.", points=scores)
+        winners = self.winners()
+        names = " and ".join(self.name(s) for s in winners)
+        if len(winners) > 1:
+            self._log("BSB-WIN", f"{names} tie on points and on ETs: they share the win.", winners=winners)
+        else:
+            self._log("BSB-WIN", f"{names} wins (highest total; ties go to the fewest ETs).", winners=winners)
+
+    # -- scoring --------------------------------------------------------------------------------
+    def passenger_points(self, participant: int, token: int) -> int:
+        """What a passenger in ``participant``'s score pile is worth: 1, a VIP 3, an ET 0
+        (BSB-SCORE-PILE); with the passenger bonus, the colour's sort 2 and its VIP 6 (BSB-OPT-BONUS)."""
+        return self._pile_values[participant][token]
+
+    def _pile_value(self, participant: int, token: int) -> int:
+        cls = self._classes[token]
+        if cls == ET:
+            return 0
+        base = 3 if cls >= VIP_BASE else 1
+        if self.passenger_bonus and cls % 5 == self.bonus_sort(participant):
+            return 2 * base
+        return base
+
+    def requirement_met(self, seat: int) -> bool:
+        """Whether ``seat`` meets its end-game requirement now (BSB-OPT-ENDBONUS)."""
+        board = self.boards[seat]
+        req = self.requirement(seat)
+        classes = [self.token_class(t) for t in board.pile]
+        if req == "empty_queue":
+            return not board.queue and not board.penalty
+        if req == "vip_scored":
+            return any(VIP_BASE <= c < ET for c in classes)
+        if req == "all_sorts":
+            return {c % 5 for c in classes if c != ET} == set(range(5))
+        if req == "third_bus":
+            return board.extra_open
+        return sum(c == ET for c in classes) >= 3  # three_ets
+
+    def ets(self, seat: int) -> int:
+        """ETs a seat holds in its score pile, buses and queue (the tie-break, BSB-WIN)."""
+        board = self.boards[seat]
+        return board.pile.count(ET) + board.queue.count(ET) + sum(bus.count(ET) for bus in board.buses)
+
+    def returns(self) -> list[int]:
+        """Points per seat so far (final once the game is over): score pile minus queue and penalty
+        tiles, plus the end-game bonus at the end (BSB-SCORE-PILE, BSB-SCORE-QUEUE); the same
+        total as the lines of :meth:`score_breakdown`."""
+        return [self._points(s) for s in range(self.num_players)]
+
+    def _points(self, seat: int) -> int:
+        board = self.boards[seat]
+        values = self._pile_values[seat]
+        points = sum(values[t] for t in board.pile)
+        classes = self._classes
+        for token in board.queue + board.penalty:
+            points -= 6 if classes[token] >= VIP_BASE else 2
+        if self.end_bonus and self.node is None and self.requirement_met(seat):
+            points += END_BONUS_POINTS
+        return points
+
+    def score_breakdown(self, seat: int) -> list[dict[str, Any]]:
+        """Lines ``{"label", "rule", "points", "times"}`` adding up to ``returns()[seat]``.
+
+        Raises:
+            IndexError: no such seat.
+        """
+        if not 0 <= seat < self.num_players:
+            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        board = self.boards[seat]
+        fav = self.bonus_sort(seat) if self.passenger_bonus else None
+        lines: list[dict[str, Any]] = []
+
+        def add(label: str, rule: str, points: int, times: int) -> None:
+            if times:
+                lines.append({"label": label, "rule": rule, "points": points, "times": times})
+
+        pile = [self.token_class(t) for t in board.pile]
+        plain = sum(c < VIP_BASE and c != fav for c in pile)
+        vips = sum(VIP_BASE <= c < ET and c % 5 != fav for c in pile)
+        add("passengers in the score pile, 1 each", "BSB-SCORE-PILE", plain, plain)
+        add("VIPs in the score pile, 3 each", "BSB-SCORE-PILE", 3 * vips, vips)
+        add("ETs in the score pile, 0 each", "BSB-SCORE-PILE", 0, sum(c == ET for c in pile))
+        if fav is not None:
+            favs = sum(c == fav for c in pile)
+            fav_vip = sum(c == fav + VIP_BASE for c in pile)
+            add(f"{SORT_PLURALS[fav]} (your colour's sort) in the pile, 2 each", "BSB-OPT-BONUS", 2 * favs, favs)
+            add(f"VIP {SORTS[fav]} (your colour's sort) in the pile, 6", "BSB-OPT-BONUS", 6 * fav_vip, fav_vip)
+        queue = [self.token_class(t) for t in board.queue]
+        q_vip = sum(c >= VIP_BASE for c in queue)
+        add("waiting in the queue, -2 each", "BSB-SCORE-QUEUE", -2 * (len(queue) - q_vip), len(queue) - q_vip)
+        add("VIPs waiting in the queue, -6 each", "BSB-SCORE-QUEUE", -6 * q_vip, q_vip)
+        pen = [self.token_class(t) for t in board.penalty]
+        p_vip = sum(c >= VIP_BASE for c in pen)
+        add("penalty tiles from the proxy queue, -2 each", "BSB-PROXY-PENALTY", -2 * (len(pen) - p_vip),
+            len(pen) - p_vip)
+        add("penalty VIPs from the proxy queue, -6 each", "BSB-PROXY-PENALTY", -6 * p_vip, p_vip)
+        if self.end_bonus and self.node is None and self.requirement_met(seat):
+            add(f"end-game bonus: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}", "BSB-OPT-ENDBONUS",
+                END_BONUS_POINTS, 1)
+        return lines
+
+    def winners(self) -> list[int]:
+        """Seats sharing the win once the game is over, else ``[]``: the highest total; ties go to
+        the fewest ETs (score pile, buses and queue); still tied, they share (BSB-WIN)."""
+        if self.node is not None:
+            return []
+        scores = self.returns()
+        best = max(scores)
+        top = [s for s in range(self.num_players) if scores[s] == best]
+        fewest = min(self.ets(s) for s in top)
+        return [s for s in top if self.ets(s) == fewest]
+
+    # -- views ------------------------------------------------------------------------------------
+    def status(self) -> str:
+        """One sentence saying what happens next, for status lines and screen readers."""
+        node = self.node
+        if node is None:
+            winners = self.winners()
+            names = " and ".join(self.name(s) for s in winners)
+            verb = "share the win" if len(winners) > 1 else "wins"
+            return f"Game over: {names} {verb} with {self.returns()[winners[0]]} points."
+        r = f"Round {self.round} of {ROUNDS}"
+        if node == "lineup":
+            return f"{r}: turn up passenger {len(self.lineup) + 1} of {self.zone.passengers} for the line-up."
+        if node == "proxy_bid":
+            return f"{r}: turn up the proxy bus's tile (it is the conductor)."
+        if node == "proxy_reveal":
+            return f"{r}: turn up the proxy bus's face-down tile for the reveal."
+        who = self.acting_participant()
+        if node == "bid":
+            how = "face up (you are the conductor)" if who == self.conductor else "face down"
+            return f"{r}: {self.name(who)}, choose a player tile {how}."
+        if node == "white":
+            for_proxy = f" (Seat {self.proxy_player} chooses for it)" if who == self.proxy else ""
+            return f"{r}: {self.name(who)} at P{self.take_pos + 1} takes one of the played tiles{for_proxy}."
+        board = self.boards[who]
+        for_proxy = f" (Seat {self.proxy_player} decides for it)" if who == self.proxy else ""
+        if node == "place":
+            n = len(board.received)
+            return (f"{r}: {self.name(who)}{for_proxy}, place your passengers: {n} to go, each on a bus "
+                    f"or at the tail of the queue.")
+        head = self.token_text(board.queue[0])
+        return f"{r}: {self.name(who)}{for_proxy}, let the head of the queue ({head}) board, or stop."
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-safe (``None``: the spectator, every tile shown).
+
+        Hidden from a seat: the order of the passenger stack (only how many of each kind are left,
+        which anyone can count) and the tiles other seats chose face down this round (shown as
+        ``"hidden"`` until the reveal; their hands then still include that tile).
+
+        Raises:
+            IndexError: ``seat`` is not at the table.
+        """
+        if seat is not None and not 0 <= seat < self.num_players:
+            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        revealed = bool(self.zone_holders)
+        code = self.token_code
+
+        def bid_view(k: int) -> dict[str, Any]:
+            tile = self.bids[k]
+            if tile is None:
+                return {"state": "none", "tile": None}
+            if revealed or k == self.conductor or seat is None or seat == k:
+                return {"state": "shown", "tile": tile}
+            return {"state": "hidden", "tile": None}
+
+        bids = [bid_view(k) for k in range(self.participants)]
+        boards = []
+        for k, board in enumerate(self.boards):
+            hand = set(self.hands[k])
+            if bids[k]["state"] == "hidden":
+                hand.add(self.bids[k])
+            boards.append({
+                "name": self.name(k),
+                "buses": [{"seats": self.bus_seats[b], "open": self.bus_open(k, b),
+                           "sort": None if self.bus_sort(k, b) is None else SORTS[self.bus_sort(k, b)],
+                           "passengers": [code(t) for t in board.buses[b]]} for b in range(3)],
+                "queue": [code(t) for t in board.queue],
+                "pile": [code(t) for t in board.pile],
+                "penalty": [code(t) for t in board.penalty],
+                "received": [code(t) for t in board.received],
+                "hand": sorted(hand),
+                "extra_bus": board.extra_open,
+                "bonus_sort": SORTS[self.bonus_sort(k)] if self.passenger_bonus and k != self.proxy else None,
+                "requirement": self.requirement(k) if self.end_bonus and k != self.proxy else None,
+            })
+        played = [{"owner": k, "tile": self.bids[k]} for k in self.played] if revealed else []
+        positions = []
+        for i in range(self.participants):
+            holder = self.zone_holders[i] if revealed else None
+            positions.append({"black": [s + 1 for s in self.zone.black[i]], "white": self.zone.white[i],
+                              "conductor": i == self.zone.conductor, "holder": holder,
+                              "tile": None if holder is None else self.bids[holder]})
+        by_kind = {KIND_NAMES[k]: c for k, c in enumerate(self.stack)}
+        return {
+            "game": "busstop",
+            "viewer": seat,
+            "players": self.num_players,
+            "participants": self.participants,
+            "proxy": self.proxy,
+            "proxy_player": self.proxy_player,
+            "names": [self.name(k) for k in range(self.participants)],
+            "round": self.round,
+            "rounds": ROUNDS,
+            "node": self.node,
+            "to_move": self.current_player(),
+            "acting": self.acting_participant(),
+            "status": self.status(),
+            "conductor": self.conductor,
+            "next_conductor": self.next_conductor if revealed else None,
+            "stack": {"left": sum(self.stack), "by_kind": by_kind},
+            "lineup": [None if t is None else code(t) for t in self.lineup],
+            "slots": self.zone.passengers,
+            "zone": positions,
+            "take_position": self.take_pos if self.node == "white" else None,
+            "bids": bids,
+            "played": played,
+            "boards": boards,
+            "tile_sorts": {str(t): SORTS[self.sheet.tile_sort(t)] for t in TILES},
+            "queue_spaces": QUEUE_SPACES,
+            "scores": self.returns(),
+            "ets": [self.ets(s) for s in range(self.num_players)],
+            "winners": self.winners(),
+            "options": {"passenger_bonus": self.passenger_bonus, "end_bonus": self.end_bonus},
+        }
+
+    def _repr_html_(self) -> str:
+        from bus_lab.games.busstop.render import table_html
+
+        return table_html(self.view(None))
+
+    def __str__(self) -> str:
+        from bus_lab.games.busstop.render import table_text
+
+        return table_text(self.view(None))
+
+    # -- copying ------------------------------------------------------------------------------------
+    def clone(self) -> "BusstopState":
+        other = BusstopState.__new__(BusstopState)
+        other.__dict__.update(self.__dict__)
+        self._copy_base_into(other)
+        other.stack = list(self.stack)
+        other.hands = [set(h) for h in self.hands]
+        other.boards = [b.copy() for b in self.boards]
+        other.lineup = list(self.lineup)
+        other.bids = list(self.bids)
+        other.bid_order = list(self.bid_order)
+        other.zone_holders = list(self.zone_holders)
+        other.played = list(self.played)
+        return other
