@@ -345,6 +345,11 @@ class GameWidget:
                 stack.enter_context(widget.hold_sync())
             yield
 
+    def button_actions(self, state: State) -> list[int]:
+        """The legal actions that get a move button when a human is to act (hook; default: all of
+        them). A game whose moves are chosen with its own controls returns the rest here."""
+        return state.legal_actions()
+
     def refresh(self) -> None:
         """Redraw everything from the session: board, status, controls, moves, scores and log."""
         s = self.session
@@ -356,7 +361,7 @@ class GameWidget:
         scores = self.scores_html(state)
         log = self.log_html(state)
         human = s.waiting_for_human()
-        actions = state.legal_actions() if human else []
+        actions = self.button_actions(state) if human else []
         odds = self.action_odds(state, actions) if actions else {}
         labels = [(self.action_label(state, a, odds.get(a)), self.action_tooltip(state, a, odds.get(a)))
                   for a in actions]

@@ -125,6 +125,14 @@ class BusAndStopWidget(GameWidget):
         state = self.session.state
         return self.session.waiting_for_human() and state.node == "turn"
 
+    def button_actions(self, state: State) -> list[int]:
+        """On a regular turn the panel replaces the pick-up and drop-off buttons; other moves keep
+        their buttons."""
+        legal = state.legal_actions()
+        if hasattr(self, "sheet_panel") and self._human_turn():
+            return [a for a in legal if not PICK_BASE <= a < PASS]
+        return legal
+
     def refresh(self) -> None:
         """Redraw everything (see :meth:`GameWidget.refresh`), then the pick-up and drop-off panel."""
         super().refresh()
@@ -135,10 +143,6 @@ class BusAndStopWidget(GameWidget):
         state = self.session.state
         turn = self._human_turn()
         sheet = state.sheet
-        if turn:  # the panel replaces the flat pick-up and drop-off move buttons
-            for button, action in zip(self.action_buttons, self._shown_actions):
-                if PICK_BASE <= action < PASS:
-                    button.layout.display = "none"
         with self._hold_all([self.human_panel.layout, self.pick_reasons, *self.pick_buttons,
                              *(b.layout for b in self.pick_buttons)]):
             self.human_panel.layout.display = None if turn else "none"

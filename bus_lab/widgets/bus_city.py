@@ -208,12 +208,10 @@ class BusCityWidget(GameWidget):
         self.refresh()
         return "nothing is chosen on the grid now: use the buttons below or Step."
 
-    def visible_actions(self, state: State) -> list[int] | None:
-        """The move buttons to show now (``None``: all legal actions): at a move, the ways to end on
-        the chosen card (none until one is chosen); at the start, the headings on the chosen bus stop;
-        on the construction site, pass, the turn of a chosen card and the swaps of the chosen pair."""
-        if not self.session.waiting_for_human():
-            return None
+    def button_actions(self, state: State) -> list[int]:
+        """The move buttons to show now: at a move, the ways to end on the chosen card (none until
+        one is chosen); at the start, the headings on the chosen bus stop; on the construction site,
+        pass, the turn of a chosen card and the swaps of the chosen pair; otherwise every legal action."""
         legal = state.legal_actions()
         chosen = [G.SLOT_INDEX[s] for s in self.selection]
         node = state.node
@@ -225,24 +223,16 @@ class BusCityWidget(GameWidget):
             pair = tuple(sorted(chosen)) if len(chosen) == 2 else None
             keep = [PASS] + [ROTATE_BASE + s for s in chosen]
             return [a for a in legal if a in keep or (pair is not None and _swap_pair(a) == pair)]
-        return None
+        return legal
 
     def refresh(self) -> None:
-        """Redraw everything; the move buttons show :meth:`visible_actions` only."""
+        """Redraw everything; the move buttons show :meth:`button_actions` only."""
         if not hasattr(self, "action_buttons"):
             return  # the base constructor's first draw comes before the chooser is placed
         if self._stale():
             self.selection = []
-        state = self.session.state
-        visible = self.visible_actions(state)
-        if visible is not None:
-            # the base draws buttons for state.legal_actions(): show it the chosen subset only
-            state.legal_actions = lambda: list(visible)  # type: ignore[method-assign]
-        try:
-            super().refresh()
-        finally:
-            state.__dict__.pop("legal_actions", None)
-        self._refresh_chooser(state)
+        super().refresh()
+        self._refresh_chooser(self.session.state)
 
     def _refresh_chooser(self, state: BusCityState) -> None:
         node = self._human_node()
