@@ -31,11 +31,12 @@ import contextlib
 import json
 from fractions import Fraction
 from html import escape
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Sequence
 
 import ipywidgets as W
 
-from bus_lab.engine.core import State
+from bus_lab.engine.core import Game, State
+from bus_lab.engine.errors import ParameterError
 from bus_lab.engine.session import Session
 
 #: Value of the viewer dropdown meaning "spectator, every card shown" (``view(None)``).
@@ -344,6 +345,24 @@ class GameWidget:
             for widget in widgets:
                 stack.enter_context(widget.hold_sync())
             yield
+
+    @staticmethod
+    def table_session(game: Game, humans: Iterable[int], bot: str, seed: int | None,
+                      deck: Sequence[str] | None) -> Session:
+        """A :class:`Session` for ``game`` where the ``humans`` seats are people and every other
+        seat is played by the bot policy named ``bot``.
+
+        Raises:
+            ParameterError: a human seat that is not at the table (the message gives the seats).
+            ValueError: an unknown bot name (from :class:`Session`).
+        """
+        humans = tuple(humans)
+        for seat in humans:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
+                raise ParameterError(f"humans={humans!r}: {seat!r} is not a seat at the table; "
+                                     f"seats are 0 to {game.num_players - 1}")
+        bots = {s: bot for s in range(game.num_players) if s not in humans}
+        return Session(game, seed=seed, bots=bots, deck=deck)
 
     def button_actions(self, state: State) -> list[int]:
         """The legal actions that get a move button when a human is to act (hook; default: all of

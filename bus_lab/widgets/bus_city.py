@@ -31,8 +31,6 @@ from typing import Any, Iterable, Sequence
 import ipywidgets as W
 
 from bus_lab.engine.core import State
-from bus_lab.engine.errors import ParameterError
-from bus_lab.engine.session import Session
 from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.game import BusCityGame
 from bus_lab.games.bus_city.render import grid_html
@@ -90,13 +88,7 @@ class BusCityWidget(GameWidget):
                  seed: int | None = 0, deck: Sequence[str] | None = None, *, title: str | None = None,
                  max_log: int = 40, interval: int = 500, pick_cards: bool = False, **options: Any):
         game = BusCityGame(players=players, **options)
-        humans = tuple(humans)
-        for seat in humans:
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
-                raise ParameterError(f"humans={humans!r}: {seat!r} is not a seat at the table; "
-                                     f"seats are 0 to {game.num_players - 1}")
-        bots = {s: bot for s in range(game.num_players) if s not in humans}
-        session = Session(game, seed=seed, bots=bots, deck=deck)
+        session = self.table_session(game, humans, bot, seed, deck)
         self.selection: list[str] = []
         self._selection_at: tuple | None = None
         self._build_chooser()

@@ -27,9 +27,7 @@ from typing import Any, Iterable, Sequence
 import ipywidgets as W
 
 from bus_lab.engine.core import State
-from bus_lab.engine.errors import ParameterError
 from bus_lab.engine.registry import load_game
-from bus_lab.engine.session import Session
 from bus_lab.games.busstop.components import (
     END_BONUS_POINTS, END_BONUS_REQUIREMENTS, ET, EXTRA_BUS_AT, PROXY_PENALTY_AT, QUEUE_SPACES, ROUNDS, SORTS,
     VIP_BASE,
@@ -80,13 +78,7 @@ class BusstopWidget(GameWidget):
                  seed: int | None = 0, deck: Sequence[str] | None = None, *, title: str | None = None,
                  max_log: int = 40, interval: int = 500, pick_cards: bool = False, **options: Any):
         game = load_game("busstop", players=players, **options)
-        humans = tuple(humans)
-        for seat in humans:
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
-                raise ParameterError(f"humans={humans!r}: {seat!r} is not a seat at the table; "
-                                     f"seats are 0 to {game.num_players - 1}")
-        bots = {s: bot for s in range(game.num_players) if s not in humans}
-        session = Session(game, seed=seed, bots=bots, deck=deck)
+        session = self.table_session(game, humans, bot, seed, deck)
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
         self.pick_box.description = "Passenger"
         self.pick_button.description = "Turn up this one"
