@@ -10,7 +10,9 @@ Standard library only.
 """
 from __future__ import annotations
 
+import functools
 import json
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable
@@ -22,6 +24,12 @@ from bus_lab.engine.events import Event
 CHANCE = -1
 #: ``current_player()`` once the game is over.
 TERMINAL = -4
+
+
+@functools.lru_cache(maxsize=256)
+def _one_in(n: int) -> Fraction:
+    """``Fraction(1, n)``, made once per ``n`` (fractions are immutable, so sharing is safe)."""
+    return Fraction(1, n)
 
 
 @dataclass(frozen=True)
@@ -201,6 +209,27 @@ class State:
             return []
         return sorted(self._chance_outcomes())
 
+    def chance_weights(self) -> tuple[list[int], list[int] | None]:
+        """The outcomes of this chance node with integer weights, for drawing one quickly.
+
+        The probability of ``actions[i]`` is ``weights[i] / sum(weights)``: the same as
+        :meth:`chance_outcomes` gives, without building a :class:`~fractions.Fraction` per outcome.
+        This base version derives the weights from :meth:`chance_outcomes` (over their common
+        denominator); a game may override it with a faster equivalent, which
+        ``tests/test_fast_paths.py`` checks against this one.
+
+        Returns:
+            ``(actions, weights)``: the outcomes that can come up, sorted; ``weights`` is a list
+            of positive ints, or ``None`` when every outcome is equally likely. ``([], None)`` at
+            decision and terminal nodes.
+        """
+        outcomes = [(a, p) for a, p in self.chance_outcomes() if p]
+        actions = [a for a, _ in outcomes]
+        if all(p == outcomes[0][1] for _, p in outcomes):
+            return actions, None
+        denominator = math.lcm(*(p.denominator for _, p in outcomes))
+        return actions, [p.numerator * (denominator // p.denominator) for _, p in outcomes]
+
     def legal_actions(self) -> list[int]:
         """The legal actions, sorted and unique (at a chance node: the possible outcomes)."""
         if self.is_terminal():
@@ -215,6 +244,9 @@ class State:
         Args:
             action: the candidate action (an ``int``).
             seat: optionally, the seat that wants to act; a different seat is refused.
+
+        Games refine this through :meth:`_is_legal` and :meth:`_why_not_legal`, not by overriding
+        it: :meth:`apply_action` accepts a legal plain ``int`` without calling it.
         """
         if isinstance(action, bool) or not isinstance(action, int):
             return f"an action is an integer, not {type(action).__name__}"
@@ -229,7 +261,11 @@ class State:
         return None
 
     def _is_legal(self, action: int) -> bool:
-        """Whether ``action`` is among :meth:`legal_actions` (override with a faster test)."""
+        """Whether the int ``action`` is among :meth:`legal_actions`, at a chance or decision node.
+
+        Games may override it with a faster test that gives the same answer for every int
+        (``tests/test_fast_paths.py`` checks each game's against ``action in legal_actions()``).
+        """
         return action in self.legal_actions()
 
     def _why_not_legal(self, action: int) -> str:
@@ -250,14 +286,19 @@ class State:
             IllegalActionError: wrong seat, not legal now, game over or not an action; the
                 message gives the reason and the legal actions, and the state is unchanged.
         """
-        reason = self.why_illegal(action, seat)
-        if reason is not None:
-            legal = self.legal_actions()
-            raise IllegalActionError(action, reason, legal, [self.action_to_string(a) for a in legal])
-        was_chance = self.is_chance_node()
+        player = self.current_player()
+        # The checks of why_illegal, cheapest first for the usual case of a legal plain int;
+        # anything else goes to why_illegal, which says why (or accepts an int subclass).
+        if not (type(action) is int and player != TERMINAL and (seat is None or seat == player)
+                and self._is_legal(action)):
+            reason = self.why_illegal(action, seat)
+            if reason is not None:
+                legal = self.legal_actions()
+                raise IllegalActionError(action, reason, legal, [self.action_to_string(a) for a in legal])
         self._apply_action(action)
         self._history.append(action)
-        self._chance_steps += was_chance
+        if player == CHANCE:
+            self._chance_steps += 1
 
     def history(self) -> list[int]:
         """All actions applied so far, in order (chance outcomes included)."""
@@ -326,7 +367,7 @@ class State:
     # -- helpers for subclasses ----------------------------------------------------------
     def _log(self, rule: str, text: str, **data: Any) -> None:
         """Record an :class:`Event` for the action now being applied."""
-        self._events.append(Event(rule=rule, text=text, step=len(self._history), data=data))
+        self._events.append(Event(rule, text, len(self._history), data))
 
     def _copy_base_into(self, other: "State") -> None:
         other._game = self._game
@@ -336,8 +377,9 @@ class State:
 
     @staticmethod
     def _uniform(actions: Iterable[int]) -> list[tuple[int, Fraction]]:
+        """``[(action, Fraction(1, n)), ...]`` for the ``n`` equally likely ``actions``, sorted."""
         items = sorted(actions)
-        p = Fraction(1, len(items))
+        p = _one_in(len(items))
         return [(a, p) for a in items]
 
     def __str__(self) -> str:

@@ -6,6 +6,8 @@ every step), so bots never touch global random state.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 
@@ -30,8 +32,33 @@ random_policy.name = "random"  # type: ignore[attr-defined]
 def sample_chance(state: State, rng: random.Random) -> int:
     """Draw one outcome of a chance node with its exact probability.
 
-    Uses integer arithmetic over the common denominator, so the draw follows the
-    :class:`~fractions.Fraction` probabilities exactly.
+    Uses integer arithmetic: one ``rng.randrange`` over the common denominator of the
+    probabilities, so the draw follows the :class:`~fractions.Fraction` probabilities exactly.
+    Works from :meth:`~bus_lab.engine.core.State.chance_weights` (no ``Fraction`` per draw) and
+    draws exactly what :func:`sample_chance_exact` draws from the same ``rng`` (checked by
+    ``tests/test_fast_paths.py``).
+
+    Raises:
+        ValueError: ``state`` is not a chance node.
+    """
+    actions, weights = state.chance_weights()
+    if not actions:
+        raise ValueError("not a chance node")
+    if weights is None:  # n equally likely outcomes: the common denominator is n
+        return actions[rng.randrange(len(actions))]
+    unit = math.gcd(*weights)  # probability of actions[i] = (weights[i] / unit) / denominator
+    denominator = sum(weights) // unit
+    ticket = rng.randrange(denominator)
+    tickets = weights if unit == 1 else [w // unit for w in weights]  # tickets per outcome
+    return actions[bisect.bisect_right(list(itertools.accumulate(tickets)), ticket)]
+
+
+def sample_chance_exact(state: State, rng: random.Random) -> int:
+    """Draw one outcome of a chance node straight from :meth:`~bus_lab.engine.core.State.chance_outcomes`.
+
+    The reference for :func:`sample_chance` (same draw from the same ``rng``, more slowly): with
+    ``D`` the least common multiple of the probabilities' denominators, a ticket
+    ``rng.randrange(D)`` picks the first outcome whose running total of ``p * D`` exceeds it.
 
     Raises:
         ValueError: ``state`` is not a chance node.
@@ -39,9 +66,6 @@ def sample_chance(state: State, rng: random.Random) -> int:
     outcomes = state.chance_outcomes()
     if not outcomes:
         raise ValueError("not a chance node")
-    first = outcomes[0][1]
-    if all(p is first or p == first for _, p in outcomes):  # uniform: the same draw as the general method below
-        return outcomes[rng.randrange(len(outcomes))][0]
     denominator = 1
     for _, p in outcomes:
         denominator = math.lcm(denominator, p.denominator)
@@ -51,4 +75,3 @@ def sample_chance(state: State, rng: random.Random) -> int:
         if ticket < 0:
             return action
     return outcomes[-1][0]
-

@@ -164,6 +164,35 @@ class BusAndStopState(State):
         self._outcomes = (key, tuple(outcomes))
         return outcomes
 
+    def chance_weights(self) -> tuple[list[int], list[int] | None]:
+        """The passenger kinds left in the deck with their card counts as weights (probability =
+        count / cards in the deck), ``([], None)`` at a decision or terminal node: the fast form
+        of :meth:`chance_outcomes` for drawing."""
+        if self.node not in CHANCE_NODES:
+            return [], None
+        deck = self.deck
+        actions = [k for k, c in enumerate(deck) if c]
+        return actions, [deck[k] for k in actions]
+
+    def _is_legal(self, action: int) -> bool:
+        """``action in legal_actions()`` without listing every legal action (the same answer for
+        every int; checked in ``tests/test_fast_paths.py``)."""
+        node = self.node
+        if node in CHANCE_NODES:
+            return 0 <= action < len(self.deck) and self.deck[action] > 0
+        if node == "turn":
+            seat = self.seat
+            if action == PASS:
+                return self.phase == "final"
+            if PICK_BASE <= action < PICK_BASE + len(self.sheet.colours):
+                return (self.phase == "play" or self.full_final) and action - PICK_BASE in self.pickable(seat)
+            stack, count = divmod(action - DROP_BASE, DROP_SPAN)
+            if action < DROP_BASE or stack >= len(self.stacks):
+                return False
+            card = self.top_card(stack)
+            return card is not None and count in card.counts and count <= self.supply(seat, stack)
+        return action in self._legal_actions()
+
     def _legal_actions(self) -> list[int]:
         node = self.node
         if node == "turn":
@@ -204,7 +233,11 @@ class BusAndStopState(State):
         """Colours ``seat`` may pick up: present at the stop, and every non-senior one fits (BAS-PICK-ALL,
         BAS-PICK-LIMIT)."""
         room = BUS_SEATS - self.bus_size(seat)
-        return [c for c in self.stop_colours() if self.pick_load(c) <= room]
+        colour, senior = self.sheet.kind_colour, self.sheet.kind_senior
+        load: dict[int, int] = {}  # colour -> pick_load(colour), in one pass over the stop
+        for k in self.stop:
+            load[colour[k]] = load.get(colour[k], 0) + (not senior[k])
+        return [c for c in sorted(load) if load[c] <= room]
 
     def type_count(self, seat: int, ptype: int) -> int:
         """Passengers of type index ``ptype`` in ``seat``'s bus."""

@@ -216,6 +216,15 @@ class BusCityState(State):
             return self._uniform(card * 2 + side for card in self.street_pool for side in (0, 1))
         return self._uniform(PASSENGER_BASE + card for card in self.deck)
 
+    def chance_weights(self) -> tuple[list[int], list[int] | None]:
+        """The outcomes of :meth:`chance_outcomes`, sorted, all equally likely (``None`` weights);
+        ``([], None)`` at a decision or terminal node: its fast form for drawing."""
+        if self.node == "street":
+            return sorted(card * 2 + side for card in self.street_pool for side in (0, 1)), None
+        if self.node in CHANCE_NODES:
+            return sorted(PASSENGER_BASE + card for card in self.deck), None
+        return [], None
+
     def _legal_actions(self) -> list[int]:
         if self._legal_cache is None:
             self._legal_cache = self._compute_legal()

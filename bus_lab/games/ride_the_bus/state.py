@@ -162,6 +162,14 @@ class RideTheBusState(State):
             return self.gives[0][0]
         return self.rider  # bus_guess, qb_guess
 
+    def is_chance_node(self) -> bool:
+        """True at a draw (``current_player() == CHANCE``, read straight from the node)."""
+        return self.node in CHANCE_NODES
+
+    def is_terminal(self) -> bool:
+        """True once the game is over (``current_player() == TERMINAL``, read straight from the node)."""
+        return self.node is None
+
     def _legal_actions(self) -> list[int]:
         if self.node == "guess":
             return list(QUESTIONS[self.q_round].guesses)
@@ -174,6 +182,13 @@ class RideTheBusState(State):
 
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
         return self._uniform(self.draw)
+
+    def chance_weights(self) -> tuple[list[int], list[int] | None]:
+        """The cards of the draw pile, sorted, all equally likely (``None`` weights); ``([], None)``
+        at a decision or terminal node. The fast form of :meth:`chance_outcomes` for drawing."""
+        if self.node in CHANCE_NODES:
+            return sorted(self.draw), None
+        return [], None
 
     def _is_legal(self, action: int) -> bool:
         if self.node in CHANCE_NODES:
@@ -806,10 +821,8 @@ class RideTheBusState(State):
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> "RideTheBusState":
         other = RideTheBusState.__new__(RideTheBusState)
-        self._copy_base_into(other)
         other.__dict__.update(self.__dict__)
-        other._history = list(self._history)
-        other._events = list(self._events)
+        self._copy_base_into(other)
         other.draw = set(self.draw)
         other.discard = list(self.discard)
         other.rows = [list(r) for r in self.rows]
