@@ -4,6 +4,9 @@
 Usage:
     python3 tasks.py lab  [jupyter lab options, e.g. --no-browser --port 8899]
     python3 tasks.py test [pytest options, e.g. -x tests/test_cards.py]
+                                 # the whole suite: unit tests, notebooks (nbval), every
+                                 # notebook in JupyterLab in headless Chromium, Voila, and a
+                                 # rebuild of the Binder environment
     python3 tasks.py bench [--quick]  # print the benchmark table
     python3 tasks.py pins        # regenerate the pinned requirement files
 
@@ -11,6 +14,12 @@ Usage:
 exact pins from requirements/ and then bus_lab itself in editable mode. A stamp
 file inside .venv records what was installed, so later runs skip the install
 until a pin file or pyproject.toml changes.
+
+`test` runs pytest on as many workers as there are cores (at most 4; pytest-xdist,
+one notebook or test module per worker at a time, so a notebook's cells share one
+kernel and the browser tests share one JupyterLab server). Pass -n 0 (or -p no:xdist)
+to run in one process, e.g. with --pdb. The browser tests need Chromium from the
+system packages (Debian/Ubuntu: apt-get install -y chromium); without it they fail.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -227,8 +237,32 @@ def task_lab(args: list[str]) -> int:
     return 0  # not reached
 
 
+#: pytest options that choose the process layout themselves; with any of them no -n is added.
+XDIST_CHOICES = ("-n", "--numprocesses", "--dist", "--pdb", "--trace", "--co", "--collect-only")
+
+
+def parallel_args(args: list[str]) -> list[str]:
+    """pytest-xdist options for `test`: one worker per core (at most 4), grouped by file.
+
+    `--dist loadscope` keeps each notebook's cells (one kernel) and each test module (the
+    browser tests' one JupyterLab server) on one worker; `--no-loadscope-reorder` starts the
+    longest modules (browser, Binder rebuild) first, as they come first in collection order.
+    """
+    for arg in args:
+        if (arg in XDIST_CHOICES or arg.startswith(("--numprocesses=", "--dist="))
+                or re.fullmatch(r"-n(\d+|auto|logical)", arg)):
+            return []
+    if re.search(r"-p\s*no:xdist", " ".join(args)):
+        return []
+    workers = min(os.cpu_count() or 1, 4)
+    if workers < 2:
+        return []
+    return ["-n", str(workers), "--dist", "loadscope", "--no-loadscope-reorder"]
+
+
 def task_test(args: list[str]) -> int:
     ensure_env(TEST_PINS)
+    args = parallel_args(args) + list(args)
     cmd = [str(VENV_PYTHON), "-m", "pytest", *args]
     say("running: python -m pytest " + " ".join(args))
     try:

@@ -1,0 +1,323 @@
+"""Every lesson notebook, run in a real JupyterLab in headless Chromium, and the Voilà app view.
+
+For each notebook found under ``notebooks/`` (new games' lessons are picked up automatically):
+
+1. open it in its own JupyterLab workspace and wait until the kernel is really connected (the
+   session is ready, the kernel's connection is ``connected`` and its status ``idle``: running
+   cells before that was the one real cause of flaky runs);
+2. clear the saved outputs and run all cells; check that execution started (a ``[1]`` prompt) and
+   wait until every code cell has run;
+3. check that no cell ended in an error and that no output area says "Error displaying widget"
+   (the sign of a front end and kernel with different ipywidgets versions);
+4. for every game widget on the page (found by its Step button): make at least two moves — Step,
+   or a legal move button when a human seat must act — and check that the timeline moved on every
+   move and that the board's text changed; the first move of the first widget is made from the
+   keyboard (focus the button, press Enter).
+
+The Voilà test opens the flagship lesson through ``/voila/render/…``, the path a Binder Voilà link
+uses, and plays a move in the rendered app.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from playwright.sync_api import Locator, Page, expect
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+#: Seconds a whole browser test may take (pytest-timeout), and one notebook's run.
+BROWSER_TEST_TIMEOUT = 420
+RUN_TIMEOUT_MS = 240_000
+#: Each click is a round trip to the kernel.
+ROUND_TRIP_MS = 30_000
+#: A widget view whose model cannot be found turns into "Error displaying widget" after a while.
+WIDGET_LOAD_MS = 60_000
+#: A board that has not changed after this many moves fails the test.
+MAX_MOVES = 8
+#: A move may take a selection press before the move itself.
+MAX_PRESSES_PER_MOVE = 3
+FLAGSHIP = "ride_the_bus/02_guess_odds.ipynb"
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(BROWSER_TEST_TIMEOUT)]
+
+
+def discover_notebooks() -> list[str]:
+    """Paths (relative to notebooks/, POSIX style) of every lesson notebook, sorted."""
+    return sorted(p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts)
+
+
+def game_widget_names() -> list[str]:
+    """Names of the game widget classes exported by bus_lab.widgets (every GameWidget subclass)."""
+    import bus_lab.widgets as widgets
+
+    return sorted(name for name in widgets.__all__
+                  if isinstance(getattr(widgets, name), type)
+                  and issubclass(getattr(widgets, name), widgets.GameWidget)
+                  and getattr(widgets, name) is not widgets.GameWidget)
+
+
+def shows_game_widget(path: str) -> bool:
+    """Whether the notebook's code builds a game widget (read from its source, not the page)."""
+    import nbformat
+
+    nb = nbformat.read(NOTEBOOKS / path, as_version=4)
+    source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    return any(re.search(rf"\b{name}\(", source) for name in game_widget_names())
+
+
+def last_checked_print(path: str) -> str | None:
+    """The last line printed by the notebook's last code cell that keeps a printed output."""
+    import nbformat
+
+    nb = nbformat.read(NOTEBOOKS / path, as_version=4)
+    for cell in reversed([c for c in nb.cells if c.cell_type == "code"]):
+        texts = [o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream"]
+        lines = "".join(texts).strip().splitlines()
+        if lines:
+            return lines[-1].strip()
+    return None
+
+
+NOTEBOOK_PATHS = discover_notebooks()
+
+# -- JupyterLab through window.jupyterapp (the server runs with expose_app_in_browser) ---------------
+
+KERNEL_READY_JS = """(path) => {
+  const app = window.jupyterapp;
+  if (!app || !app.shell) return false;
+  const w = app.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path || !w.sessionContext || !w.content) return false;
+  const sc = w.sessionContext;
+  const k = sc.session && sc.session.kernel;
+  return sc.isReady && !!k && k.connectionStatus === 'connected' && k.status === 'idle';
+}"""
+
+RUN_ALL_JS = """async () => {
+  const app = window.jupyterapp;
+  await app.commands.execute('notebook:clear-all-cell-outputs');
+  app.commands.execute('notebook:run-all-cells');  // not awaited: progress is polled
+  return true;
+}"""
+
+PROGRESS_JS = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  let code = 0, pending = 0, errors = 0;
+  for (const c of w.content.model.toJSON().cells) {
+    if (c.cell_type !== 'code') continue;
+    const src = Array.isArray(c.source) ? c.source.join('') : c.source;
+    if (!src.trim()) continue;
+    code++;
+    if (c.execution_count === null || c.execution_count === undefined) pending++;
+    for (const o of (c.outputs || [])) if (o.output_type === 'error') errors++;
+  }
+  const status = k ? k.status : 'no kernel';
+  return (status === 'idle' && (pending === 0 || errors > 0)) ? {status, code, pending, errors} : null;
+}"""
+
+CELLS_JS = "() => window.jupyterapp.shell.currentWidget.content.model.toJSON().cells"
+
+BOARD_TEXT_JS = """(el) => {
+  const svg = el.querySelector('svg[role="img"]');
+  return (el.textContent || '') + ' | ' + (svg ? svg.getAttribute('aria-label') || '' : '');
+}"""
+
+
+def open_notebook(page: Page, lab_server, path: str) -> None:
+    """Open ``path`` in a fresh workspace and wait until its kernel is connected and idle."""
+    workspace = re.sub(r"[^A-Za-z0-9]+", "-", path).strip("-").lower()
+    page.goto(lab_server.lab_url(path, workspace), wait_until="domcontentloaded")
+    try:
+        page.wait_for_function(KERNEL_READY_JS, arg=path, timeout=120_000, polling=250)
+    except Exception as exc:
+        raise AssertionError(f"{path}: the notebook's kernel never became connected and idle "
+                             f"(server log tail:\n{lab_server.log_tail()})") from exc
+
+
+def run_all_cells(page: Page, path: str) -> list[dict]:
+    """Clear outputs, run all cells, wait for the end; return the cells (nbformat JSON)."""
+    page.evaluate(RUN_ALL_JS)
+    first_prompt = page.locator(".jp-InputPrompt").filter(has_text=re.compile(r"^\s*\[1\]:\s*$"))
+    expect(first_prompt, f"{path}: execution never started (no [1] prompt)").to_have_count(1, timeout=60_000)
+    page.wait_for_function(PROGRESS_JS, timeout=RUN_TIMEOUT_MS, polling=500)
+    return page.evaluate(CELLS_JS)
+
+
+def error_report(cells: list[dict]) -> list[str]:
+    """One line per cell that ended in an error: cell number, exception name and message."""
+    found = []
+    for index, cell in enumerate(cells):
+        for output in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
+            if output.get("output_type") == "error":
+                found.append(f"cell {index}: {output.get('ename')}: {output.get('evalue')}")
+    return found
+
+
+def settle_widgets(page: Page) -> None:
+    """Wait until no output area still says "Loading widget..." (each is shown, or has failed)."""
+    loading = page.locator(".jp-OutputArea-output").filter(has_text="Loading widget...")
+    expect(loading, "widgets still loading").to_have_count(0, timeout=WIDGET_LOAD_MS)
+
+
+def widget_errors(page: Page) -> list[str]:
+    """Texts of output areas that say a widget could not be displayed."""
+    bad = page.locator(".jp-OutputArea-output").filter(
+        has_text=re.compile(r"Error displaying widget|model not found", re.I))
+    return [text.strip()[:200] for text in bad.all_inner_texts()]
+
+
+# -- playing a game widget from the page ---------------------------------------------------------------
+
+def widget_button(scope: Locator | Page, label: str) -> Locator:
+    """Widget buttons whose text is exactly ``label`` (the icon is a glyph outside the text)."""
+    return scope.locator("button.widget-button").filter(has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
+
+
+def step_buttons(page: Page) -> Locator:
+    return widget_button(page.locator(".jp-OutputArea-output"), "Step")
+
+
+def game_roots(page: Page) -> list[Locator]:
+    """The root box of every game widget on the page: the box holding the Step button's row."""
+    steps = step_buttons(page)
+    return [steps.nth(i).locator("xpath=../..") for i in range(steps.count())]
+
+
+def timeline_readout(root: Locator) -> Locator:
+    return root.locator(".widget-slider").filter(has_text="Timeline").locator(".widget-readout")
+
+
+def board(root: Locator) -> Locator:
+    return root.locator(".widget-html-content").filter(has=root.page.locator('svg[role="img"]')).first
+
+
+def choose_move(root: Locator) -> tuple[Locator, str]:
+    """The button a player would press next, and what it is.
+
+    When the widget asks a human seat to move ("Your move, …"), the first enabled move button
+    (in the move row, or else in a game's own move panel); otherwise Step; on a finished game, Back.
+    """
+    prompt = root.locator(":scope > .widget-html").filter(has_text="Your move")
+    if prompt.count():
+        row = prompt.first.locator(
+            "xpath=following-sibling::div[contains(concat(' ', normalize-space(@class), ' '), ' widget-hbox ')][1]")
+        moves = row.locator("button.widget-button:not([disabled]):visible")
+        if moves.count():
+            return moves.first, "move button"
+        panel = root.locator(":scope > .widget-vbox button.widget-button:not([disabled]):visible")
+        if panel.count():
+            return panel.first, "move panel button"
+        raise AssertionError("the widget asks for a move but shows no enabled move button")
+    step = widget_button(root, "Step")
+    if step.is_enabled():
+        return step, "Step"
+    return widget_button(root, "Back"), "Back"
+
+
+def press(page: Page, button: Locator, keyboard: bool) -> None:
+    if keyboard:
+        button.focus()
+        expect(button).to_be_focused()
+        page.keyboard.press("Enter")
+    else:
+        button.click()
+
+
+def make_move(page: Page, root: Locator, keyboard: bool) -> str:
+    """Press buttons as a player would until the game moves on one step; describe what was done.
+
+    Usually one press (Step, or a move button). Some moves take two: e.g. in BUS, clicking a street
+    card first selects it, then the ways to end there appear as move buttons.
+    """
+    readout = timeline_readout(root)
+    before = readout.inner_text().strip()
+    pressed = []
+    for attempt in range(MAX_PRESSES_PER_MOVE):
+        button, kind = choose_move(root)
+        label = button.inner_text().strip()
+        how = "Enter on" if keyboard and attempt == 0 else "click on"
+        pressed.append(f"{how} {kind} {label!r}")
+        widget_text = root.inner_text()
+        press(page, button, keyboard and attempt == 0)
+        # The press was handled once the widget shows something new (a kernel round trip).
+        expect(root, f"{pressed[-1]} changed nothing in the widget").not_to_have_text(
+            widget_text, timeout=ROUND_TRIP_MS)
+        try:
+            expect(readout).not_to_have_text(before, timeout=3_000)
+        except AssertionError:
+            continue  # e.g. a selection: the next press completes the move
+        return f"{', then '.join(pressed)}: step {before} -> {readout.inner_text().strip()}"
+    raise AssertionError(f"the game did not move on after {pressed}")
+
+
+def board_text(root: Locator) -> str:
+    return board(root).evaluate(BOARD_TEXT_JS)
+
+
+def exercise_game_widget(page: Page, root: Locator, keyboard_first: bool) -> list[str]:
+    """At least two moves; the board's text must change within MAX_MOVES moves."""
+    root.scroll_into_view_if_needed()
+    before = board_text(root)
+    moves = [make_move(page, root, keyboard=keyboard_first and i == 0) for i in range(2)]
+    while board_text(root) == before and len(moves) < MAX_MOVES:
+        moves.append(make_move(page, root, keyboard=False))
+    assert board_text(root) != before, f"the board did not change after these moves: {moves}"
+    return moves
+
+
+# -- the tests ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", NOTEBOOK_PATHS)
+def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page, lab_server) -> None:
+    open_notebook(page, lab_server, path)
+    cells = run_all_cells(page, path)
+
+    errors = error_report(cells)
+    assert not errors, f"{path}: cells ended in an error:\n" + "\n".join(errors)
+    pending = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and c["source"].strip()
+               and c.get("execution_count") is None]
+    assert not pending, f"{path}: code cells that never ran: {pending}"
+
+    expected_widgets = shows_game_widget(path)
+    if expected_widgets:
+        expect(step_buttons(page).first, f"{path}: no game widget was displayed").to_be_visible(timeout=60_000)
+    settle_widgets(page)
+    assert not widget_errors(page), f"{path}: widgets failed to display: {widget_errors(page)}"
+
+    roots = game_roots(page)
+    assert bool(roots) == expected_widgets, (
+        f"{path}: {len(roots)} game widgets on the page, but the code "
+        f"{'builds' if expected_widgets else 'builds no'} game widget")
+    for index, root in enumerate(roots):
+        moves = exercise_game_widget(page, root, keyboard_first=index == 0)
+        print(f"{path} widget {index}: " + "; ".join(moves))
+    assert not widget_errors(page), f"{path}: widgets failed after the moves: {widget_errors(page)}"
+    errors = error_report(page.evaluate(CELLS_JS))
+    assert not errors, f"{path}: errors after the moves:\n" + "\n".join(errors)
+
+
+def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
+    assert (NOTEBOOKS / FLAGSHIP).is_file(), f"the flagship lesson {FLAGSHIP} is missing"
+    page.goto(lab_server.voila_url(FLAGSHIP), wait_until="domcontentloaded")
+    expect(step_buttons(page).first, "Voilà rendered no game widget").to_be_visible(timeout=180_000)
+    # Voilà streams the page cell by cell; "load" fires once the last cell has run. The last
+    # printed line the lesson keeps (an nbval-checked output) must then be on the page.
+    page.wait_for_load_state("load")
+    last_print = last_checked_print(FLAGSHIP)
+    if last_print:
+        expect(page.locator(".jp-OutputArea-output").filter(has_text=last_print)).to_have_count(1)
+    settle_widgets(page)
+    body = page.locator("body")
+    expect(body).not_to_contain_text("There was an error when executing cell", timeout=1_000)
+    assert not widget_errors(page), f"Voilà: widgets failed to display: {widget_errors(page)}"
+    assert page.locator(".jp-InputArea-editor:visible").count() == 0, (
+        "Voilà shows the code; the app view should hide it")
+    root = game_roots(page)[0]
+    moves = exercise_game_widget(page, root, keyboard_first=True)
+    print("Voilà: " + "; ".join(moves))
+    assert len(moves) >= 2
+    expect(body).not_to_contain_text("There was an error when executing cell", timeout=1_000)

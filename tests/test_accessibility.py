@@ -1,0 +1,280 @@
+"""Accessibility of every game widget, checked headless on the widget tree.
+
+Every game widget class exported by ``bus_lab.widgets`` (each ``GameWidget`` subclass; a new game's
+widget is picked up automatically) is built with its default table and with each non-default
+choice of every game option, then looked at in several states: fresh, a human seat to move (a few
+turns in a row), at points through a bots-only game and at the game's end, as the spectator and
+as seat 0. In every state:
+
+* every button that can be seen (or opened, in a collapsed panel) has a text label and a tooltip;
+  the auto-play control (icon buttons in the browser) has a label and a tooltip too;
+* every input control has a label (``description``) or a tooltip;
+* every SVG drawn (the board) carries a text description: ``role="img"`` and a non-empty
+  ``aria-label``; every ``<img>`` has a non-empty ``alt``;
+* the status line is a ``role="status"`` element with a sentence in it.
+
+The checker itself is tested on a deliberately faulty widget, so it is known to catch each fault.
+"""
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any, Iterator
+
+import ipywidgets as W
+import pytest
+
+import bus_lab.widgets as widgets
+from bus_lab.widgets import GameWidget
+
+#: Positions along a bots-only game where the widget is checked (fractions of the game's length).
+FRACTIONS = (0, 1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6, 1)
+#: Human turns played (first legal move button) and checked in each human-seat game.
+HUMAN_TURNS = 3
+#: Steps taken at most to reach a human seat's turn.
+MAX_STEPS_TO_HUMAN = 400
+
+
+def game_widget_classes() -> list[type[GameWidget]]:
+    """Every GameWidget subclass that bus_lab.widgets exports, by name."""
+    found = {}
+    for name in widgets.__all__:
+        obj = getattr(widgets, name)
+        if isinstance(obj, type) and issubclass(obj, GameWidget) and obj is not GameWidget:
+            found[name] = obj
+    return [found[name] for name in sorted(found)]
+
+
+def option_variants(cls: type[GameWidget]) -> list[dict[str, Any]]:
+    """The default table, then each non-default choice of each game option on its own."""
+    game = cls(humans=(), seed=0).session.game
+    variants: list[dict[str, Any]] = [{}]
+    for param in type(game).PARAMS:
+        if param.choices is None or param.name == "players":
+            continue
+        playable = param.built if param.built is not None else param.choices
+        variants += [{param.name: value} for value in param.choices
+                     if value != param.default and value in playable]
+    return variants
+
+
+CASES = [(cls, options) for cls in game_widget_classes() for options in option_variants(cls)]
+
+
+def case_id(case: tuple[type, dict]) -> str:
+    cls, options = case
+    return cls.__name__ + ("[" + ",".join(f"{k}={v}" for k, v in options.items()) + "]" if options else "")
+
+
+# -- the checker ----------------------------------------------------------------------------------
+
+class _MarkupScan(HTMLParser):
+    """Collects problems with SVG and <img> text descriptions in one HTML string."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.svg_depth = 0
+        self.svgs = 0
+        self.problems: list[str] = []
+        self.status_depth = 0
+        self.status_text: list[str] = []
+        self.status_seen = False
+        self._stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k.lower(): (v or "") for k, v in attrs}
+        if tag == "svg":
+            if self.svg_depth == 0:  # an svg inside an svg is part of the outer picture
+                self.svgs += 1
+                if a.get("role") != "img" or not a.get("aria-label", "").strip():
+                    self.problems.append(f"<svg> without role=\"img\" and an aria-label "
+                                         f"(role={a.get('role')!r}, aria-label={a.get('aria-label')!r})")
+            self.svg_depth += 1
+        elif tag == "img" and not a.get("alt", "").strip():
+            self.problems.append(f"<img> without alt text (src={a.get('src', '')[:40]!r})")
+        if a.get("role") == "status":
+            self.status_seen = True
+            self.status_depth += 1
+            self._stack.append("status")
+        elif tag not in ("br", "img", "hr", "input", "meta", "link"):
+            self._stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "svg" and self.svg_depth:
+            self.svg_depth -= 1
+        if tag in ("br", "img", "hr", "input", "meta", "link"):
+            return
+        if self._stack:
+            if self._stack.pop() == "status":
+                self.status_depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.status_depth:
+            self.status_text.append(data)
+
+
+def scan_markup(markup: str) -> _MarkupScan:
+    scan = _MarkupScan()
+    scan.feed(markup)
+    scan.close()
+    return scan
+
+
+def _hidden(widget: W.Widget) -> bool:
+    layout = getattr(widget, "layout", None)
+    return isinstance(layout, W.Layout) and (layout.display == "none" or layout.visibility == "hidden")
+
+
+def walk(widget: W.Widget, hidden: bool = False) -> Iterator[tuple[W.Widget, bool]]:
+    """Every widget in the tree with whether it is hidden (itself or a parent has display none).
+
+    The children of a collapsed Accordion or of a Tab are not hidden: the user can open them.
+    """
+    hidden = hidden or _hidden(widget)
+    yield widget, hidden
+    for child in getattr(widget, "children", ()) or ():
+        yield from walk(child, hidden)
+
+
+def accessibility_problems(root: W.Widget) -> list[str]:
+    """Everything in the widget tree under ``root`` that fails the checks in the module docstring."""
+    problems: list[str] = []
+    for widget, hidden in walk(root):
+        kind = type(widget).__name__
+        if isinstance(widget, (W.Button, W.ToggleButton)):
+            if hidden:
+                continue
+            label = (widget.description or "").strip()
+            if not label:
+                problems.append(f"{kind} without a text label (tooltip={widget.tooltip!r})")
+            if not (widget.tooltip or "").strip():
+                problems.append(f"{kind} {label!r} without a tooltip")
+        elif isinstance(widget, W.Play):
+            if not hidden and not ((widget.description or "").strip() and (widget.tooltip or "").strip()):
+                problems.append(f"Play control without a label and a tooltip ({widget.description!r}, "
+                                f"{widget.tooltip!r}): its buttons are icons only")
+        elif isinstance(widget, (W.HTML, W.HTMLMath, W.Label)):
+            scan = scan_markup(widget.value or "")
+            problems += [f"{kind}: {p}" for p in scan.problems]
+        elif isinstance(widget, W.ValueWidget) and hasattr(widget, "description") and not hidden:
+            if not ((widget.description or "").strip() or (getattr(widget, "tooltip", None) or "").strip()):
+                problems.append(f"{kind} (value {widget.value!r}) without a label or a tooltip")
+    return problems
+
+
+def status_problems(w: GameWidget) -> list[str]:
+    scan = scan_markup(w.status.value or "")
+    if not scan.status_seen:
+        return ["the status line has no role=\"status\" element"]
+    if len(" ".join(scan.status_text).split()) < 2:
+        return [f"the status line says nothing in words: {w.status.value!r}"]
+    return []
+
+
+def board_svg_count(w: GameWidget) -> int:
+    return scan_markup(w.board.value or "").svgs
+
+
+def check(w: GameWidget, where: str, found: dict[str, list[str]]) -> None:
+    """Check ``w`` as the spectator and as seat 0; add problems to ``found`` under ``where``."""
+    for viewer in (w.viewer.options[0][1], w.viewer.options[1][1]):
+        if w.viewer.value != viewer:
+            w.viewer.value = viewer  # redraws the widget for that viewer
+        assert w.last_error is None, f"{where}: the widget shows an error: {w.last_error!r}"
+        label = f"{where}, viewer {w.viewer.label!r}"
+        problems = accessibility_problems(w.widget) + status_problems(w)
+        if board_svg_count(w) == 0:
+            problems.append("the board is not drawn as an SVG picture")
+        if problems:
+            found[label] = sorted(set(problems))
+
+
+def first_visible_move(w: GameWidget) -> W.Button | None:
+    """The first enabled, visible button among the human's move controls."""
+    for widget, hidden in walk(w.widget):
+        if (isinstance(widget, W.Button) and not hidden and not widget.disabled
+                and widget in w.action_buttons):
+            return widget
+    return None
+
+
+# -- the tests ---------------------------------------------------------------------------------
+
+def test_every_game_has_a_widget_class_under_test():
+    """Each registered game has its widget here, so a new game cannot slip past these checks."""
+    import bus_lab
+
+    tested = {cls(humans=(), seed=0).session.game.name for cls in game_widget_classes()}
+    assert set(bus_lab.registered_games()) <= tested, (
+        f"games without an exported widget class: {set(bus_lab.registered_games()) - tested}")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_widget_is_accessible_in_every_state(case):
+    cls, options = case
+    found: dict[str, list[str]] = {}
+
+    fresh = cls(seed=0, **options)
+    check(fresh, "fresh", found)
+
+    # A human seat's turns: reach one, check, play the first legal move button, repeat.
+    w = cls(humans=(0,), seed=1, **options)
+    turns = 0
+    for _ in range(MAX_STEPS_TO_HUMAN):
+        if w.session.state.is_terminal() or turns >= HUMAN_TURNS:
+            break
+        if w.session.waiting_for_human():
+            check(w, f"human turn {turns + 1} (step {w.session.position})", found)
+            button = first_visible_move(w)
+            if button is None:  # a game's own move panel; play the first legal move directly
+                w.session.play(w.session.state.legal_actions()[0])
+                w.refresh()
+            else:
+                button.click()
+            turns += 1
+        else:
+            w.step_button.click()
+        assert w.last_error is None, f"{w.last_error!r}"
+    assert turns >= 1, "seat 0 never had a move to make"
+
+    # Points through a bots-only game, up to the end, moved along with the timeline.
+    bots = cls(humans=(), seed=2, **options)
+    bots.session.run_to_end()
+    bots.refresh()
+    length = bots.session.position
+    assert bots.session.state.is_terminal() and length > 0
+    for fraction in FRACTIONS:
+        position = round(length * fraction)
+        bots.timeline.value = position
+        assert bots.session.position == position
+        check(bots, f"bots-only game at step {position} of {length}", found)
+    assert "Result:" in bots.scores.value  # the end really was reached and shown
+
+    assert not found, "accessibility problems:\n" + "\n".join(
+        f"  {where}: {'; '.join(problems)}" for where, problems in found.items())
+
+
+def test_the_checker_catches_each_fault():
+    """A widget with one of each fault: the checker names them all (so the tests above can fail)."""
+    faulty = W.VBox([
+        W.Button(description="", tooltip="does something"),
+        W.Button(description="Go", tooltip=""),
+        W.Button(description="", tooltip="", layout=W.Layout(display="none")),  # hidden: not counted
+        W.HTML("<svg width='10' height='10'><rect width='10' height='10'/></svg>"),
+        W.HTML("<svg role='img' aria-label=''><svg role='img' aria-label='inner'></svg></svg>"),
+        W.HTML("<div><img src='chart.png'></div><img src='ok.png' alt='A bar chart of points per seat'>"),
+        W.Play(description="", tooltip=""),
+        W.Dropdown(options=["a", "b"]),
+        W.HTML("<svg role='img' aria-label='A table with four seats'><svg></svg></svg>"),  # fine
+    ])
+    problems = accessibility_problems(faulty)
+    assert sorted(problems) == sorted([
+        "Button without a text label (tooltip='does something')",
+        "Button 'Go' without a tooltip",
+        "HTML: <svg> without role=\"img\" and an aria-label (role=None, aria-label=None)",
+        "HTML: <svg> without role=\"img\" and an aria-label (role='img', aria-label='')",
+        "HTML: <img> without alt text (src='chart.png')",
+        "Play control without a label and a tooltip ('', ''): its buttons are icons only",
+        "Dropdown (value 'a') without a label or a tooltip",
+    ])
+    assert scan_markup("<div role='status'><b>Seat 0 guessed red.</b></div>").status_text
+    assert not scan_markup("<div>no status here</div>").status_seen
