@@ -141,3 +141,14 @@ def test_ci_runs_the_readme_test_command():
     assert "set -euo pipefail" in ci_lines
     if os.name != "nt":
         assert ci.stat().st_mode & stat.S_IXUSR, ".ci/run is not executable"
+
+
+def test_notebooks_store_no_widget_state():
+    """Saved widget state only bloats a notebook (the widgets are rebuilt when it runs) and can
+    show stale widgets on Binder; lessons are kept without it."""
+    import json
+
+    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        assert "widgets" not in json.loads(path.read_text(encoding="utf-8")).get("metadata", {}), path
