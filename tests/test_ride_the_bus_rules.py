@@ -570,7 +570,7 @@ def test_rtb_q_right_guesser_chooses_who_takes_the_points():
     assert right[-1].data == {"giver": 0, "taker": 2, "points": 1}
     assert state.current_player() == 1
     assert state.score_breakdown(2) == [
-        {"label": "Part 1: handed over for right guesses", "rule": "RTB-Q-RIGHT", "points": 1, "times": 1}]
+        {"label": "Part 1: given by others for their right guesses", "rule": "RTB-Q-RIGHT", "points": 1, "times": 1}]
 
 
 def test_rtb_q_right_worth_of_each_question():

@@ -328,7 +328,7 @@ def test_rtb_gt_give_one_choice_per_card_in_seat_order():
     handed = [(e.data["giver"], e.data["taker"], e.data["points"]) for e in events_since(state, start, "RTB-GT-GIVE")
               if "taker" in e.data]
     assert handed == [(0, 1, 1), (0, 2, 1), (1, 0, 1)]
-    assert {"label": "Part 2: Give spot points handed over", "rule": "RTB-GT-GIVE", "points": 1, "times": 1} \
+    assert {"label": "Part 2: Give spot points given by others", "rule": "RTB-GT-GIVE", "points": 1, "times": 1} \
         in state.score_breakdown(2)
 
 

@@ -159,7 +159,7 @@ def _player_svg(view: dict[str, Any], seat: int, y: float) -> list[str]:
     out = []
     label = f"Seat {seat}" + (" ◀ to move" if to_move else "")
     out.append(_text(10, y + 14, label, 13, "bold", fill=HIGHLIGHT if to_move else "#111"))
-    out.append(_text(10, y + 30, f"{bus['points']} points", 12))
+    out.append(_text(10, y + 30, f"{bus['points']} point{'' if bus['points'] == 1 else 's'}", 12))
     out.append(_text(10, y + 46, f"tie-break {bus['tie_break']}", 10, fill=MUTED))
     x0 = 100
     out.append(_text(x0, y + 10, f"Bus: {bus['seats_used']} of {bus['seats']} seats", 10, fill=MUTED))

@@ -241,7 +241,7 @@ class RideTheBusState(State):
         if right and self.num_players > 1:
             self._log("RTB-Q-RIGHT", f"Right! {seat_name(seat)} hands {q.points} point"
                       f"{'s' if q.points > 1 else ''} to another player.", seat=seat, points=q.points)
-            self.gives.append((seat, q.points, "RTB-Q-RIGHT", "Part 1: handed over for right guesses"))
+            self.gives.append((seat, q.points, "RTB-Q-RIGHT", "Part 1: given by others for their right guesses"))
             self.node = "give"
         else:
             if right:
@@ -329,7 +329,7 @@ class RideTheBusState(State):
             self._log("RTB-DISCARD", f"{', '.join(codes)} go{'es' if len(codes) == 1 else ''} to the discard pile.",
                       cards=codes)
             for c in matching:
-                self.gives.append((seat, worth, "RTB-P-GIVE", "Part 2: pyramid points handed over"))
+                self.gives.append((seat, worth, "RTB-P-GIVE", "Part 2: pyramid points given by others"))
         if self.gives:
             self._log("RTB-P-POINTS", f"Each card played on row {row} is worth {worth} point"
                       f"{'s' if worth > 1 else ''}; its player picks who takes them.", row=row, points=worth)
@@ -389,7 +389,7 @@ class RideTheBusState(State):
                 self._log(rule, f"{seat_name(seat)} plays {', '.join(codes)} and picks who takes the points.",
                           seat=seat, cards=codes)
                 for _ in matching:
-                    self.gives.append((seat, worth, rule, "Part 2: Give spot points handed over"))
+                    self.gives.append((seat, worth, rule, "Part 2: Give spot points given by others"))
             else:
                 self._add_points(seat, worth * len(matching), "Part 2: Take spot points", rule)
                 self._log(rule, f"{seat_name(seat)} plays {', '.join(codes)} and takes {worth * len(matching)} "
