@@ -11,6 +11,7 @@ Standard library only.
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import math
 from dataclasses import dataclass
@@ -382,5 +383,21 @@ class State:
         p = _one_in(len(items))
         return [(a, p) for a in items]
 
+    #: ``(module, html function, text function)`` that draw ``view(None)``; the module is
+    #: imported on first display, so the engine stays free of rendering code.
+    RENDER: tuple[str, str, str] | None = None
+
+    def _render(self, which: int) -> str:
+        module = importlib.import_module(self.RENDER[0])
+        return getattr(module, self.RENDER[which])(self.view(None))
+
+    def _repr_html_(self) -> str:
+        """The table as HTML (SVG), for notebooks: the game's HTML renderer over ``view(None)``."""
+        if self.RENDER is None:
+            return f"<pre>{self}</pre>"
+        return self._render(1)
+
     def __str__(self) -> str:
-        return f"<{self._game.name} state after {len(self._history)} actions>"
+        if self.RENDER is None:
+            return f"<{self._game.name} state after {len(self._history)} actions>"
+        return self._render(2)

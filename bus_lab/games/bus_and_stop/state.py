@@ -86,6 +86,8 @@ class BusAndStopState(State):
         seat (int): whose turn it is. trigger (dict | None): who triggered the end and why.
     """
 
+    RENDER = ("bus_lab.games.bus_and_stop.render", "table_html", "table_text")
+
     def __init__(self, game):
         super().__init__(game)
         sheet: Sheet = game.sheet
@@ -902,16 +904,6 @@ class BusAndStopState(State):
                         "sheet": "built-in" if self._game.params["sheet"] is None else "custom"},
             "winners": self.winners(),
         }
-
-    def _repr_html_(self) -> str:
-        from bus_lab.games.bus_and_stop.render import table_html
-
-        return table_html(self.view(None))
-
-    def __str__(self) -> str:
-        from bus_lab.games.bus_and_stop.render import table_text
-
-        return table_text(self.view(None))
 
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> "BusAndStopState":

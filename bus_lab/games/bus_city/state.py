@@ -81,6 +81,8 @@ class BusCityState(State):
     seat that triggered the end, or ``None``).
     """
 
+    RENDER = ("bus_lab.games.bus_city.render", "grid_html", "grid_text")
+
     def __init__(self, game):
         super().__init__(game)
         p = game.params
@@ -865,16 +867,6 @@ class BusCityState(State):
             "points": self.returns(),
             "winners": self.winners(),
         }
-
-    def _repr_html_(self) -> str:
-        from bus_lab.games.bus_city.render import grid_html
-
-        return grid_html(self.view(None))
-
-    def __str__(self) -> str:
-        from bus_lab.games.bus_city.render import grid_text
-
-        return grid_text(self.view(None))
 
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> "BusCityState":

@@ -105,6 +105,8 @@ class BusstopState(State):
     ``proxy_player`` (the seat making the proxy's choices this round).
     """
 
+    RENDER = ("bus_lab.games.busstop.render", "table_html", "table_text")
+
     def __init__(self, game):
         super().__init__(game)
         p = game.params
@@ -885,16 +887,6 @@ class BusstopState(State):
             "winners": self.winners(),
             "options": {"passenger_bonus": self.passenger_bonus, "end_bonus": self.end_bonus},
         }
-
-    def _repr_html_(self) -> str:
-        from bus_lab.games.busstop.render import table_html
-
-        return table_html(self.view(None))
-
-    def __str__(self) -> str:
-        from bus_lab.games.busstop.render import table_text
-
-        return table_text(self.view(None))
 
     # -- copying ------------------------------------------------------------------------------------
     def clone(self) -> "BusstopState":

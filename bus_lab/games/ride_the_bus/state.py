@@ -107,6 +107,8 @@ class RideTheBusState(State):
     seat.
     """
 
+    RENDER = ("bus_lab.games.ride_the_bus.render", "table_html", "table_text")
+
     def __init__(self, game):
         super().__init__(game)
         p = game.params
@@ -807,16 +809,6 @@ class RideTheBusState(State):
             "discard": [code(c) for c in self.discard],
             "winners": self.winners(),
         }
-
-    def _repr_html_(self) -> str:
-        from bus_lab.games.ride_the_bus.render import table_html
-
-        return table_html(self.view(None))
-
-    def __str__(self) -> str:
-        from bus_lab.games.ride_the_bus.render import table_text
-
-        return table_text(self.view(None))
 
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> "RideTheBusState":
