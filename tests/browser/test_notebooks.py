@@ -8,7 +8,8 @@ For each notebook found under ``notebooks/`` (new games' lessons are picked up a
 2. clear the saved outputs and run all cells; check that execution started (a ``[1]`` prompt) and
    wait until every code cell has run;
 3. check that no cell ended in an error and that no output area says "Error displaying widget"
-   (the sign of a front end and kernel with different ipywidgets versions);
+   (the sign of a front end and kernel with different ipywidgets versions), and that every image
+   in an output (the charts) has a text description (``alt``) a screen reader can read;
 4. for every game widget on the page (found by its Step button): make at least two moves — Step,
    or a legal move button when a human seat must act — and check that the timeline moved on every
    move and that the board's text changed; the first move of the first widget is made from the
@@ -67,6 +68,14 @@ def shows_game_widget(path: str) -> bool:
     nb = nbformat.read(NOTEBOOKS / path, as_version=4)
     source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     return any(re.search(rf"\b{name}\(", source) for name in game_widget_names())
+
+
+def shows_chart(path: str) -> int:
+    """How many charts the notebook's code shows (``show_chart(`` calls at the start of a line)."""
+    import nbformat
+
+    nb = nbformat.read(NOTEBOOKS / path, as_version=4)
+    return sum(len(re.findall(r"^show_chart\(", c.source, re.M)) for c in nb.cells if c.cell_type == "code")
 
 
 def last_checked_print(path: str) -> str | None:
@@ -161,6 +170,17 @@ def settle_widgets(page: Page) -> None:
     """Wait until no output area still says "Loading widget..." (each is shown, or has failed)."""
     loading = page.locator(".jp-OutputArea-output").filter(has_text="Loading widget...")
     expect(loading, "widgets still loading").to_have_count(0, timeout=WIDGET_LOAD_MS)
+
+
+IMAGES_WITHOUT_ALT_JS = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output img'))
+  .filter(img => !(img.getAttribute('alt') || '').trim())
+  .map(img => (img.getAttribute('src') || '').slice(0, 40))"""
+IMAGE_COUNT_JS = "() => document.querySelectorAll('.jp-OutputArea-output img').length"
+
+
+def images_without_alt(page: Page) -> list[str]:
+    """The start of the ``src`` of every output image that has no (or an empty) ``alt``."""
+    return page.evaluate(IMAGES_WITHOUT_ALT_JS)
 
 
 def widget_errors(page: Page) -> list[str]:
@@ -282,6 +302,12 @@ def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page,
                and c.get("execution_count") is None]
     assert not pending, f"{path}: code cells that never ran: {pending}"
 
+    assert not images_without_alt(page), (
+        f"{path}: output images without a text description (alt): {images_without_alt(page)}")
+    charts = shows_chart(path)
+    if charts:
+        assert page.evaluate(IMAGE_COUNT_JS) >= charts, f"{path}: fewer images on the page than charts"
+
     expected_widgets = shows_game_widget(path)
     if expected_widgets:
         expect(step_buttons(page).first, f"{path}: no game widget was displayed").to_be_visible(timeout=60_000)
@@ -316,6 +342,8 @@ def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
     assert not widget_errors(page), f"Voilà: widgets failed to display: {widget_errors(page)}"
     assert page.locator(".jp-InputArea-editor:visible").count() == 0, (
         "Voilà shows the code; the app view should hide it")
+    assert page.evaluate(IMAGE_COUNT_JS) >= shows_chart(FLAGSHIP) > 0, "Voilà shows fewer charts than the lesson"
+    assert not images_without_alt(page), f"Voilà: images without alt text: {images_without_alt(page)}"
     root = game_roots(page)[0]
     moves = exercise_game_widget(page, root, keyboard_first=True)
     print("Voilà: " + "; ".join(moves))
