@@ -7,7 +7,8 @@ turns in a row), at points through a bots-only game and at the game's end, as th
 as seat 0. In every state:
 
 * every button that can be seen (or opened, in a collapsed panel) has a text label and a tooltip;
-  the auto-play control (icon buttons in the browser) has a label and a tooltip too;
+  no ``Play`` control is visible (in the browser its buttons are icons with no accessible name:
+  auto-play is started and paused by a labelled toggle button that drives a hidden ``Play``);
 * every input control has a label (``description``) or a tooltip;
 * every SVG drawn (the board) carries a text description: ``role="img"`` and a non-empty
   ``aria-label``; every ``<img>`` has a non-empty ``alt``;
@@ -149,9 +150,9 @@ def accessibility_problems(root: W.Widget) -> list[str]:
             if not (widget.tooltip or "").strip():
                 problems.append(f"{kind} {label!r} without a tooltip")
         elif isinstance(widget, W.Play):
-            if not hidden and not ((widget.description or "").strip() and (widget.tooltip or "").strip()):
-                problems.append(f"Play control without a label and a tooltip ({widget.description!r}, "
-                                f"{widget.tooltip!r}): its buttons are icons only")
+            if not hidden:
+                problems.append(f"a visible Play control ({widget.description!r}): its buttons are icons "
+                                "with no accessible name; drive a hidden Play from a labelled ToggleButton")
         elif isinstance(widget, (W.HTML, W.HTMLMath, W.Label)):
             scan = scan_markup(widget.value or "")
             problems += [f"{kind}: {p}" for p in scan.problems]
@@ -262,7 +263,8 @@ def test_the_checker_catches_each_fault():
         W.HTML("<svg width='10' height='10'><rect width='10' height='10'/></svg>"),
         W.HTML("<svg role='img' aria-label=''><svg role='img' aria-label='inner'></svg></svg>"),
         W.HTML("<div><img src='chart.png'></div><img src='ok.png' alt='A bar chart of points per seat'>"),
-        W.Play(description="", tooltip=""),
+        W.Play(description="Auto-play", tooltip="Play the game"),
+        W.Play(description="", tooltip="", layout=W.Layout(display="none")),  # hidden: not counted
         W.Dropdown(options=["a", "b"]),
         W.HTML("<svg role='img' aria-label='A table with four seats'><svg></svg></svg>"),  # fine
     ])
@@ -273,8 +275,36 @@ def test_the_checker_catches_each_fault():
         "HTML: <svg> without role=\"img\" and an aria-label (role=None, aria-label=None)",
         "HTML: <svg> without role=\"img\" and an aria-label (role='img', aria-label='')",
         "HTML: <img> without alt text (src='chart.png')",
-        "Play control without a label and a tooltip ('', ''): its buttons are icons only",
+        "a visible Play control ('Auto-play'): its buttons are icons with no accessible name; drive a "
+        "hidden Play from a labelled ToggleButton",
         "Dropdown (value 'a') without a label or a tooltip",
     ])
     assert scan_markup("<div role='status'><b>Seat 0 guessed red.</b></div>").status_text
     assert not scan_markup("<div>no status here</div>").status_seen
+
+
+def test_auto_play_is_a_labelled_toggle_that_drives_the_hidden_play_timer():
+    """Keyboard and screen-reader users start and pause auto-play with a named button: the toggle
+    and ``Play.playing`` follow each other both ways, and the toggle says what a press will do."""
+    from bus_lab.widgets import RideTheBusWidget
+
+    w = RideTheBusWidget(players=3, humans=(2,), seed=9)
+    assert w.play.layout.display == "none" and w.autoplay.layout.display != "none"
+    assert (w.autoplay.description, w.autoplay.icon) == ("Auto-play", "play")
+    assert "500 ms" in w.autoplay.tooltip
+    w.autoplay.value = True                      # what a click (or Enter) on the toggle sends
+    assert w.play.playing
+    assert (w.autoplay.description, w.autoplay.icon) == ("Pause", "pause")
+    assert "Pause" in w.autoplay.tooltip
+    ticks = 0
+    while w.play.playing:                        # the browser's timer ticks the hidden Play
+        w.play.value += 1
+        ticks += 1
+        assert ticks < 100
+    assert w.session.waiting_for_human()         # stopped by itself: seat 2 must choose
+    assert not w.autoplay.value and w.autoplay.description == "Auto-play" and w.autoplay.disabled
+    w.action_buttons[0].click()                  # the human moves; bots may go on again
+    assert not w.autoplay.disabled
+    w.autoplay.value = True
+    w.autoplay.value = False                     # Pause
+    assert not w.play.playing and w.autoplay.description == "Auto-play"

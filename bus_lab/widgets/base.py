@@ -2,13 +2,15 @@
 
 One widget shows one session: the board (one ``HTML`` widget holding the table drawn from
 ``state.view(viewer)``), a status sentence, a message line for notes and errors, the controls
-(Step, Back, Forward, Reset with a seed box, Play/Pause and a timeline slider), move buttons for
+(Step, Back, Forward, Reset with a seed box, an Auto-play/Pause toggle and a timeline slider), move buttons for
 human seats, the scores with their breakdown, and the event log with the rule ID of every event.
 
 Design rules (see ``JUPYTER.md``): every frame is drawn by one method, :meth:`GameWidget.refresh`,
 inside ``hold_sync()``; no widget is created per step (a fixed pool of move buttons is reused);
-``ipywidgets.Play`` drives auto-play (no sleeps, threads or loops); an exception raised in a
-callback is shown in the widget's message line, never swallowed.
+``ipywidgets.Play`` drives auto-play (no sleeps, threads or loops): its timer runs in the browser,
+but its own buttons are icons with no accessible name, so it is hidden and started and paused by
+a labelled ``ToggleButton`` (linked to ``Play.playing``) that works from the keyboard and a screen
+reader. An exception raised in a callback is shown in the widget's message line, never swallowed.
 
 A game plugs in by subclassing and overriding the hooks :meth:`~GameWidget.render_board`,
 :meth:`~GameWidget.header_html`, :meth:`~GameWidget.action_label`,
@@ -80,7 +82,8 @@ class GameWidget:
 
     Attributes (for headless use and tests):
         widget (the ``VBox`` shown), session, board, header, status, error, log, scores,
-        step_button, back_button, forward_button, reset_button, seed_box, play, timeline, viewer,
+        step_button, back_button, forward_button, reset_button, seed_box, autoplay (the Auto-play /
+        Pause toggle), play (the hidden ``Play`` timer it drives), timeline, viewer,
         action_buttons (list of
         ``Button``; the ones in use have ``layout.display != "none"``), prompt, pick_box,
         pick_button, last_error (the last exception shown, or ``None``).
@@ -118,8 +121,13 @@ class GameWidget:
                                   "(same seed, same cards and bot moves); press Reset to use it",
                                   style={"description_width": "initial"}, layout=W.Layout(width="150px"))
         self.play = W.Play(value=0, min=0, max=_PLAY_MAX, step=1, interval=int(interval), show_repeat=False,
-                           layout=W.Layout(width="110px"), description="Auto-play", tooltip="Play: take a step every "
-                           f"{int(interval)} ms until a human seat must move or the game ends; Pause stops")
+                           layout=W.Layout(display="none"), description="Auto-play timer",
+                           tooltip="The timer behind the Auto-play button")
+        self._autoplay_tooltip = (f"Auto-play: take a step every {int(interval)} ms until a human seat must "
+                                  "move or the game ends; press again to pause")
+        self.autoplay = W.ToggleButton(value=False, description="Auto-play", icon="play",
+                                       tooltip=self._autoplay_tooltip, layout=W.Layout(width="auto"))
+        self._autoplay_link = W.link((self.autoplay, "value"), (self.play, "playing"))
         self.timeline = W.IntSlider(value=0, min=0, max=0, description="Timeline", continuous_update=False,
                                     tooltip="Drag to travel back and forth through the steps taken",
                                     layout=W.Layout(width="95%"))
@@ -143,11 +151,11 @@ class GameWidget:
         self.reset_button.on_click(lambda _b: self._guarded(self._do_reset))
         self.pick_button.on_click(lambda _b: self._guarded(self._do_pick))
         self.play.observe(self._on_play_tick, names="value")
+        self.autoplay.observe(self._on_autoplay, names="value")
         self.timeline.observe(self._on_timeline, names="value")
         self.viewer.observe(lambda _c: None if self._syncing else self._guarded(self._do_view), names="value")
 
-        play_label = W.HTML("Auto-play (▶ play / ❚❚ pause, ■ stop):", layout=W.Layout(margin="0 0 0 12px"))
-        controls = W.HBox([self.back_button, self.step_button, self.forward_button, play_label, self.play,
+        controls = W.HBox([self.back_button, self.step_button, self.forward_button, self.autoplay, self.play,
                            self.reset_button, self.seed_box], layout=W.Layout(flex_flow="row wrap",
                                                                               align_items="center"))
         panels = W.HBox([W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(width="45%")),
@@ -268,12 +276,12 @@ class GameWidget:
         elif s.waiting_for_human():
             hint = f"{self.seat_name(state.current_player())} is played by you: choose a move below."
         elif state.is_chance_node():
-            hint = "Press Step (or Play) to draw the card."
+            hint = "Press Step (or Auto-play) to draw the card."
             if self.pick_cards:
                 hint += " Or choose it in the Card box and press Deal this card."
         else:
             seat = state.current_player()
-            hint = f"{self.seat_name(seat)} is a {self._seat_kind(seat)}: press Step (or Play) to see its move."
+            hint = f"{self.seat_name(seat)} is a {self._seat_kind(seat)}: press Step (or Auto-play) to see its move."
         last = len(s) - 1
         if s.position < last:
             hint += (f" You are looking at step {s.position} of {last}: Forward replays the next step; "
@@ -394,7 +402,7 @@ class GameWidget:
         self._shown_actions = list(actions)
 
         widgets = [self.header, self.board, self.status, self.scores, self.log, self.prompt, self.timeline,
-                   self.back_button, self.forward_button, self.step_button, self.play, self.pick_box,
+                   self.back_button, self.forward_button, self.step_button, self.play, self.autoplay, self.pick_box,
                    self.pick_row.layout, *self.action_buttons, *(b.layout for b in self.action_buttons)]
         self._syncing = True
         try:
@@ -429,6 +437,7 @@ class GameWidget:
                 if busy and self.play.playing:
                     self.play.playing = False
                 self.play.disabled = busy
+                self.autoplay.disabled = busy
         finally:
             self._syncing = False
 
@@ -515,6 +524,15 @@ class GameWidget:
                 self.play.value = 0
         finally:
             self._syncing = False
+
+    def _on_autoplay(self, change: dict) -> None:
+        """The Auto-play toggle says what pressing it will do next: play, or pause."""
+        playing = bool(change["new"])
+        with self.autoplay.hold_sync():
+            self.autoplay.description = "Pause" if playing else "Auto-play"
+            self.autoplay.icon = "pause" if playing else "play"
+            self.autoplay.tooltip = ("Pause auto-play (Step still takes one step at a time)" if playing
+                                     else self._autoplay_tooltip)
 
     def _on_play_tick(self, change: dict) -> None:
         """One tick of the Play widget (its value went up) is one step."""

@@ -8,7 +8,7 @@ Example::
     w = RideTheBusWidget(players=4, humans=(0,), seed=3)   # you play seat 0, three bots
     w                                  # in a notebook: shows the table and the controls
     w.action_buttons[0].description    # 'red — 1/2 (50.0%)' (RTB-Q1 on a fresh deck)
-    w.action_buttons[0].click()        # answer "red"; then Step (or Play) deals the card
+    w.action_buttons[0].click()        # answer "red"; then Step (or Auto-play) deals the card
 
     demo = RideTheBusWidget(humans=(), seed=7)             # four bots: a spectator demo
     demo.play.value += 1               # what one tick of Play does: one step
@@ -246,7 +246,7 @@ class RideTheBusWidget(GameWidget):
         session = Session(game, seed=int(self.settings["seed"].value), bots=bots)
         self.set_session(session)
         humans = [f"Seat {s}" for s, kind in enumerate(kinds) if kind == "human"]
-        who = f"you play {' and '.join(humans)}" if humans else "every seat is a bot (press Step or Play)"
+        who = f"you play {' and '.join(humans)}" if humans else "every seat is a bot (press Step or Auto-play)"
         return f"a new game is dealt: {self.options_text(game.params)}, seed {session.seed}; {who}."
 
     # -- hooks -----------------------------------------------------------------------------

@@ -13,7 +13,10 @@ For each notebook found under ``notebooks/`` (new games' lessons are picked up a
 4. for every game widget on the page (found by its Step button): make at least two moves — Step,
    or a legal move button when a human seat must act — and check that the timeline moved on every
    move and that the board's text changed; the first move of the first widget is made from the
-   keyboard (focus the button, press Enter).
+   keyboard (focus the button, press Enter);
+5. on the first game widget whose next step is not a person's move, press Auto-play from the
+   keyboard: the timeline must move on by itself (the hidden Play timer ticks in the browser),
+   and the button must then read Pause (or Auto-play again, once it stopped at a person's move).
 
 The Voilà test opens the flagship lesson through ``/voila/render/…``, the path a Binder Voilà link
 uses, and plays a move in the rendered app.
@@ -192,9 +195,10 @@ def widget_errors(page: Page) -> list[str]:
 
 # -- playing a game widget from the page ---------------------------------------------------------------
 
-def widget_button(scope: Locator | Page, label: str) -> Locator:
-    """Widget buttons whose text is exactly ``label`` (the icon is a glyph outside the text)."""
-    return scope.locator("button.widget-button").filter(has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
+def widget_button(scope: Locator | Page, label: str, kind: str = "widget-button") -> Locator:
+    """Widget buttons (``kind``: the CSS class, ``widget-toggle-button`` for a toggle) whose text
+    is exactly ``label`` (the icon is a glyph outside the text)."""
+    return scope.locator(f"button.{kind}").filter(has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
 
 
 def step_buttons(page: Page) -> Locator:
@@ -289,6 +293,28 @@ def exercise_game_widget(page: Page, root: Locator, keyboard_first: bool) -> lis
     return moves
 
 
+TOGGLE = "widget-toggle-button"
+
+
+def exercise_auto_play(page: Page, root: Locator) -> str | None:
+    """Press Auto-play with Enter; the game must move on by itself. ``None`` when a person must move."""
+    _button, kind = choose_move(root)
+    if kind != "Step":
+        return None
+    readout = timeline_readout(root)
+    before = int(readout.inner_text().strip())
+    toggle = widget_button(root, "Auto-play", TOGGLE)
+    expect(toggle, "no Auto-play button").to_have_count(1)
+    press(page, toggle, keyboard=True)
+    expect(readout, "Auto-play took no step").not_to_have_text(str(before), timeout=ROUND_TRIP_MS)
+    pause = widget_button(root, "Pause", TOGGLE)
+    if pause.count():
+        pause.click()
+        expect(widget_button(root, "Auto-play", TOGGLE), "Pause did not stop auto-play").to_have_count(
+            1, timeout=ROUND_TRIP_MS)
+    return f"Auto-play: step {before} -> {readout.inner_text().strip()}"
+
+
 # -- the tests ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", NOTEBOOK_PATHS)
@@ -318,8 +344,12 @@ def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page,
     assert bool(roots) == expected_widgets, (
         f"{path}: {len(roots)} game widgets on the page, but the code "
         f"{'builds' if expected_widgets else 'builds no'} game widget")
+    auto_played = None
     for index, root in enumerate(roots):
         moves = exercise_game_widget(page, root, keyboard_first=index == 0)
+        if auto_played is None:
+            auto_played = exercise_auto_play(page, root)
+            moves += [auto_played] if auto_played else []
         print(f"{path} widget {index}: " + "; ".join(moves))
     assert not widget_errors(page), f"{path}: widgets failed after the moves: {widget_errors(page)}"
     errors = error_report(page.evaluate(CELLS_JS))
