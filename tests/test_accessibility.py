@@ -18,6 +18,7 @@ The checker itself is tested on a deliberately faulty widget, so it is known to 
 """
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from typing import Any, Iterator
 
@@ -308,3 +309,19 @@ def test_auto_play_is_a_labelled_toggle_that_drives_the_hidden_play_timer():
     w.autoplay.value = True
     w.autoplay.value = False                     # Pause
     assert not w.play.playing and w.autoplay.description == "Auto-play"
+
+
+def test_scores_and_log_wrap_below_each_other_and_keep_rule_ids_on_one_line():
+    """In a narrow output area the log goes below the scores instead of squeezing both, and a rule
+    ID such as [RTB-P-GIVE] is never broken over two lines."""
+    from bus_lab.widgets import RideTheBusWidget
+
+    w = RideTheBusWidget(players=4, humans=(), seed=3)
+    w.session.run_to_end()
+    w.refresh()
+    panels = w.widget.children[-1]
+    assert panels.layout.flex_flow == "row wrap"
+    assert [box.layout.flex for box in panels.children] == ["1 1 460px", "1 1 380px"]
+    for html in (w.scores.value, w.log.value):
+        codes = re.findall(r"<code([^>]*)>\[[A-Z0-9-]+\]</code>", html)
+        assert codes and all("white-space:nowrap" in attrs for attrs in codes)

@@ -158,9 +158,11 @@ class GameWidget:
         controls = W.HBox([self.back_button, self.step_button, self.forward_button, self.autoplay, self.play,
                            self.reset_button, self.seed_box], layout=W.Layout(flex_flow="row wrap",
                                                                               align_items="center"))
-        panels = W.HBox([W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(width="45%")),
+        # Side by side when there is room, the log below the scores in a narrow output area.
+        panels = W.HBox([W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(flex="1 1 460px")),
                          W.VBox([W.HTML("<b>Event log</b> (newest first, rule ID in brackets)"), self.log],
-                                layout=W.Layout(width="55%"))])
+                                layout=W.Layout(flex="1 1 380px"))],
+                        layout=W.Layout(flex_flow="row wrap", grid_gap="4px 16px"))
         self.widget = W.VBox([self.header, self.status, self.error, self.board, self.prompt, self.action_box,
                               self.pick_row, controls, self.timeline, self.viewer, panels])
         self._guarded(self.refresh)
@@ -303,7 +305,7 @@ class GameWidget:
         for seat, points in enumerate(returns):
             lines = state.score_breakdown(seat)
             detail = "<br>".join(
-                f"{escape(str(line['label']))} <code>[{escape(str(line['rule']))}]</code>"
+                f"{escape(str(line['label']))} <code style='white-space:nowrap'>[{escape(str(line['rule']))}]</code>"
                 + (f" ×{line['times']}" if line.get("times", 1) > 1 else "") + f": {line['points']}"
                 for line in lines) or "nothing yet"
             star = " ★ winner" if seat in winners else ""
@@ -329,7 +331,8 @@ class GameWidget:
         """The latest events up to the current position, newest first, each with its rule ID."""
         events = state.events()
         shown = events[-self.max_log:][::-1]
-        items = "".join(f"<li><code>[{escape(e.rule)}]</code> {escape(e.text, quote=False)}</li>" for e in shown)
+        items = "".join(f"<li><code style='white-space:nowrap'>[{escape(e.rule)}]</code> "
+                        f"{escape(e.text, quote=False)}</li>" for e in shown)
         more = f"Latest {len(shown)} of {len(events)} events." if len(events) > len(shown) \
             else f"{len(events)} events."
         return (f"<div class='bus-lab-log' style='max-height:260px;overflow-y:auto'>"
