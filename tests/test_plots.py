@@ -152,3 +152,18 @@ def test_every_chart_in_the_lessons_is_shown_with_a_description():
     bare = [f"{p} cell {i}" for p, i, s in lesson_cells()
             if re.search(r"^(fig|display\(fig\)|plt\.show\(\))\s*$", s, re.M)]
     assert not bare, f"figures displayed as a bare image (no alt text): {bare}"
+
+
+#: The Okabe-Ito palette (safe for the common kinds of colour blindness) and greys.
+SAFE_COLOURS = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
+                "#999999", "#555555", "#FFFFFF"}
+SAFE_COLOUR_MAPS = {"viridis", "cividis"}
+
+
+def test_lesson_charts_use_colour_blind_safe_colours():
+    used, maps = set(), set()
+    for _path, _index, source in lesson_cells():
+        used |= {h.upper() for h in re.findall(r"#[0-9A-Fa-f]{6}\b", source)}
+        maps |= set(re.findall(r"cmap=\"(\w+)\"", source))
+    assert len(used) >= 5 and used <= SAFE_COLOURS, f"colours outside the safe palette: {sorted(used - SAFE_COLOURS)}"
+    assert maps <= SAFE_COLOUR_MAPS, f"colour maps that are not colour-blind safe: {sorted(maps - SAFE_COLOUR_MAPS)}"
