@@ -325,3 +325,25 @@ def test_scores_and_log_wrap_below_each_other_and_keep_rule_ids_on_one_line():
     for html in (w.scores.value, w.log.value):
         codes = re.findall(r"<code([^>]*)>\[[A-Z0-9-]+\]</code>", html)
         assert codes and all("white-space:nowrap" in attrs for attrs in codes)
+
+
+@pytest.mark.parametrize("cls", game_widget_classes(), ids=lambda c: c.__name__)
+def test_the_status_line_says_in_words_what_the_last_step_did(cls):
+    """After every step the status line (a live region) repeats the events of that step, with
+    their rule IDs; at the start of a game there is no last step to tell."""
+    w = cls(humans=(), seed=5)
+    assert "Last step" not in w.status.value
+    for _ in range(12):
+        before = len(w.session.state.events())
+        w.step_button.click()
+        new = w.session.state.events()[before:]
+        assert new, "a step recorded no event"
+        scan = scan_markup(w.status.value)
+        said = " ".join(" ".join(scan.status_text).split())
+        first = new[0]
+        assert f"Last step: {' '.join(first.text.split())} [{first.rule}]" in said, (said, first)
+    w.back_button.click()                     # going back tells the step before, from the timeline
+    state = w.session.state
+    previous = w.session.state_at(w.session.position - 1)
+    expected = state.events()[len(previous.events())]
+    assert f"[{expected.rule}]" in w.status.value

@@ -45,6 +45,8 @@ from bus_lab.engine.session import Session
 SPECTATOR = -1
 #: The smallest auto-play interval allowed, in milliseconds.
 MIN_INTERVAL_MS = 200
+#: The most events of one step that the status line repeats (the log has them all).
+MAX_STATUS_EVENTS = 3
 _PLAY_MAX = 1_000_000
 
 
@@ -290,9 +292,25 @@ class GameWidget:
                      "Step or a move starts a new line of play from here.")
         return hint
 
+    def last_step_text(self) -> str:
+        """What the last step did, in words: the events it recorded with their rule IDs (at most
+        ``MAX_STATUS_EVENTS``, the first ones), or ``""`` at the start of the game."""
+        s = self.session
+        if s.position == 0:
+            return ""
+        new = s.state.events()[len(s.state_at(s.position - 1).events()):]
+        shown = [f"{e.text} [{e.rule}]" for e in new[:MAX_STATUS_EVENTS]]
+        if len(new) > MAX_STATUS_EVENTS:
+            shown.append(f"and {len(new) - MAX_STATUS_EVENTS} more in the event log")
+        return " · ".join(shown)
+
     def status_html(self, state: State) -> str:
-        """The status line: the state's sentence (``state.status()``) and what to do next."""
-        return (f"<div role='status'><b>{escape(state.status(), quote=False)}</b><br>"
+        """The status line: what the last step did, the state's sentence (``state.status()``) and
+        what to do next."""
+        last = self.last_step_text()
+        last_html = (f"<span class='bus-lab-last'>Last step: {escape(last, quote=False)}</span><br>"
+                     if last else "")
+        return (f"<div role='status'>{last_html}<b>{escape(state.status(), quote=False)}</b><br>"
                 f"<span style='color:#333'>{escape(self._hint(state), quote=False)}</span></div>")
 
     def scores_html(self, state: State) -> str:
