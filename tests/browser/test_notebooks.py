@@ -14,8 +14,8 @@ For each notebook found under ``notebooks/`` (new games' lessons are picked up a
    or a legal move button when a human seat must act — and check that the timeline moved on every
    move and that the board's text changed; the first move of the first widget is made from the
    keyboard (focus the button, press Enter);
-5. on the first game widget whose next step is not a person's move, press Auto-play from the
-   keyboard: the timeline must move on by itself (the hidden Play timer ticks in the browser),
+5. on the first game widget whose next step is not a person's move, reach Auto-play with Tab
+   from Step and press Enter: the timeline must move on by itself (the hidden Play timer ticks in the browser),
    and the button must then read Pause (or Auto-play again, once it stopped at a person's move).
 
 The Voilà test opens the flagship lesson through ``/voila/render/…``, the path a Binder Voilà link
@@ -297,7 +297,8 @@ TOGGLE = "widget-toggle-button"
 
 
 def exercise_auto_play(page: Page, root: Locator) -> str | None:
-    """Press Auto-play with Enter; the game must move on by itself. ``None`` when a person must move."""
+    """Tab to Auto-play and press Enter; the game must move on by itself. ``None`` when a person
+    must move (auto-play would stop at once)."""
     _button, kind = choose_move(root)
     if kind != "Step":
         return None
@@ -305,7 +306,14 @@ def exercise_auto_play(page: Page, root: Locator) -> str | None:
     before = int(readout.inner_text().strip())
     toggle = widget_button(root, "Auto-play", TOGGLE)
     expect(toggle, "no Auto-play button").to_have_count(1)
-    press(page, toggle, keyboard=True)
+    # Reach it as a keyboard user does: from Step, Tab (past Forward when that is enabled), Enter.
+    widget_button(root, "Step").focus()
+    for _ in range(2):
+        page.keyboard.press("Tab")
+        if toggle.evaluate("el => el === document.activeElement"):
+            break
+    expect(toggle, "Tab from Step does not reach Auto-play").to_be_focused()
+    page.keyboard.press("Enter")
     expect(readout, "Auto-play took no step").not_to_have_text(str(before), timeout=ROUND_TRIP_MS)
     pause = widget_button(root, "Pause", TOGGLE)
     if pause.count():
