@@ -27,6 +27,10 @@ WIDGETS = {
 }
 
 
+#: Sections of the table, in the order they run (``--only`` picks some).
+SECTIONS = ("import", "engine", "widgets", "guess_odds", "exact", "vectorised", "parallel", "notebooks")
+
+
 def median_time(fn, repeat: int) -> float:
     """Median wall-clock seconds of ``fn()`` over ``repeat`` runs."""
     times = []
@@ -165,6 +169,48 @@ def bench_exact(table: Table, repeat: int) -> dict[str, float]:
     return {"four_right": exact_four, "chain": exact_chain}
 
 
+def guess_states(quick: bool) -> list:
+    """Every guessing decision of seeded random games (4 players with the higher/lower bus, 2 with the
+    questions bus, 6 players): Part 1 questions and bus calls, a few before and after reshuffles."""
+    import bus_lab
+
+    states = []
+    for players, bus_kind in ((4, "higher_lower"), (2, "questions"), (6, "higher_lower")):
+        game = bus_lab.load_game("ride_the_bus", players=players, bus=bus_kind)
+        for seed in range(3 if quick else 8):
+            session = bus_lab.Session(game, seed=seed, bots="random")
+            session.run_to_end()
+            for i in range(len(session)):
+                state = session.state_at(i)
+                if (not state.is_chance_node() and not state.is_terminal()
+                        and state.is_guess(state.legal_actions()[0])):
+                    states.append(state)
+    return states
+
+
+def bench_guess_odds(table: Table, repeat: int, quick: bool) -> None:
+    """``guess_odds`` (what the ``best_odds`` bot calls at every guess) and whole games of those bots."""
+    import bus_lab
+    from bus_lab.prob.ride_the_bus import guess_odds
+
+    print("Exact guess odds (bus_lab.prob.guess_odds) and the best_odds bot")
+    states = guess_states(quick)
+
+    def all_odds():
+        for state in states:
+            guess_odds(state)
+
+    seconds = median_time(all_odds, repeat)
+    table.add("Ride the Bus: guess_odds at a guessing decision", 1e6 * seconds / len(states), "µs/call",
+              f"{len(states):,} decisions of seeded games")
+    game = bus_lab.load_game("ride_the_bus", players=4)
+    m = 10 if quick else 50
+    seconds = median_time(lambda: [bus_lab.Session(game, seed=s, bots="best_odds").run_to_end() for s in range(m)],
+                          repeat)
+    table.add("Ride the Bus, 4 players, 'best_odds' bots, whole game", 1000 * seconds / m, "ms/game",
+              f"{m / seconds:,.0f} games/s")
+
+
 def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, float]) -> None:
     import bus_lab
     from bus_lab.engine.policies import sample_chance
@@ -271,6 +317,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a first look")
     parser.add_argument("--skip-notebooks", action="store_true", help="leave out the notebook run times")
+    parser.add_argument("--only", choices=SECTIONS, action="append",
+                        help="run only this section (repeatable); the default is every section")
     args = parser.parse_args()
     print(f"bus_lab benchmarks on {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
           f"median of {args.repeat} runs{' (quick)' if args.quick else ''}")
@@ -279,15 +327,24 @@ def main() -> int:
         busy = " (other programs are using the cores: figures will be low)" if load >= 0.5 else ""
         print(f"load average at the start: {load:.2f}{busy}")
     table = Table()
-    print("Import")
-    table.add("import bus_lab", 1000 * import_time("bus_lab", args.repeat), "ms", below=300)
-    table.add("import bus_lab.widgets", 1000 * import_time("bus_lab.widgets", args.repeat), "ms")
-    bench_engine(table, args.repeat, args.quick)
-    bench_widgets(table, args.repeat)
-    exact = bench_exact(table, args.repeat)
-    bench_vectorised(table, args.repeat, args.quick, exact)
-    bench_parallel(table, args.repeat, args.quick)
-    if not args.skip_notebooks:
+    wanted = set(args.only or SECTIONS) - ({"notebooks"} if args.skip_notebooks else set())
+    if "import" in wanted:
+        print("Import")
+        table.add("import bus_lab", 1000 * import_time("bus_lab", args.repeat), "ms", below=300)
+        table.add("import bus_lab.widgets", 1000 * import_time("bus_lab.widgets", args.repeat), "ms")
+    if "engine" in wanted:
+        bench_engine(table, args.repeat, args.quick)
+    if "widgets" in wanted:
+        bench_widgets(table, args.repeat)
+    if "guess_odds" in wanted:
+        bench_guess_odds(table, args.repeat, args.quick)
+    if {"exact", "vectorised"} & wanted:
+        exact = bench_exact(table, args.repeat)
+        if "vectorised" in wanted:
+            bench_vectorised(table, args.repeat, args.quick, exact)
+    if "parallel" in wanted:
+        bench_parallel(table, args.repeat, args.quick)
+    if "notebooks" in wanted:
         bench_notebooks(table)
     table.summary()
     return 0

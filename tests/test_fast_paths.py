@@ -13,7 +13,9 @@ players):
 * each game's ``_is_legal(a)`` equals ``a in legal_actions()`` for every int tried;
 * ``is_terminal()`` / ``is_chance_node()`` agree with ``current_player()``;
 * ``apply_action`` refuses exactly what ``why_illegal`` refuses and accepts a legal int subclass;
-* ``Event`` built by its hand-written ``__init__`` behaves as the frozen dataclass it is.
+* ``Event`` built by its hand-written ``__init__`` behaves as the frozen dataclass it is;
+* :func:`~bus_lab.prob.guess_odds` (one Fraction per guess: right cards / cards of the draw pile)
+  equals summing the exact ``chance_outcomes()`` probabilities of the right cards, at every guess.
 """
 from __future__ import annotations
 
@@ -148,6 +150,35 @@ def test_chance_weights_match_chance_outcomes(playouts):
         assert base_actions == actions
         if (weights is None) != (base_weights is None):
             assert len(set(weights or base_weights)) == 1  # equal weights, said either way
+
+
+def _plain_guess_odds(state) -> dict[int, Fraction]:
+    """The reference: each guess's chance as the sum of ``chance_outcomes()`` over its right cards."""
+    odds = {}
+    for guess in (a for a in state.legal_actions() if state.is_guess(a)):
+        after = state.clone()
+        after.apply_action(guess)
+        odds[guess] = sum((p for card, p in after.chance_outcomes() if after.pending_guess_right(card)), Fraction(0))
+    return odds
+
+
+RTB_CONFIGS = [i for i, (name, _) in enumerate(CONFIGS) if name == "ride_the_bus"]
+
+
+@pytest.mark.parametrize("config", RTB_CONFIGS, ids=[IDS[i] for i in RTB_CONFIGS])
+def test_guess_odds_equal_summed_chance_outcomes(config):
+    from bus_lab.prob.ride_the_bus import best_guess, guess_odds
+
+    name, params = CONFIGS[config]
+    guesses = [st for seed in range(PLAYOUTS) for st in _playout_states(name, params, seed)
+               if not st.is_chance_node() and not st.is_terminal() and st.is_guess(st.legal_actions()[0])]
+    assert guesses
+    for state in guesses:
+        odds = guess_odds(state)
+        assert odds == _plain_guess_odds(state)
+        assert all(type(p) is Fraction for p in odds.values())
+        action, p = best_guess(state)
+        assert p == max(odds.values()) and odds[action] == p
 
 
 def _candidates(state) -> set[int]:

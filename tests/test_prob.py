@@ -12,6 +12,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from bus_lab import Session, load_game
 from bus_lab.engine import sample_chance
@@ -50,9 +52,12 @@ def count_odds(unseen: set[str], guesses: list[str], reference: list[str]) -> di
 
 
 def table_cards(view) -> set[str]:
-    """Every card on the table in a view: rows, discard pile, the card being resolved or to beat."""
+    """Every card on the table in a view: rows, discard pile, the pyramid or Give & Take card being
+    resolved, the questions bus's run and the card to beat."""
     cards = {c for row in view["rows"] for c in row} | set(view["discard"])
     cards |= {spot["card"] for spot in view["pyramid"] if spot["current"]}
+    cards |= {spot["cards"][-1] for spot in view["spots"] if spot["current"]}
+    cards |= set(view["bus"]["run"])
     if view["bus"]["card_to_beat"]:
         cards.add(view["bus"]["card_to_beat"])
     return cards
@@ -68,6 +73,8 @@ def independent_odds(state) -> dict[str, Fraction]:
         assert len(unseen) == view["draw_pile"]
     if view["phase"] == "questions":
         reference = view["rows"][view["question"]["seat"]]
+    elif view["bus"]["question"] is not None:  # the questions bus compares with its run (RTB-QB-COMPARE)
+        reference = view["bus"]["run"]
     else:
         reference = [view["bus"]["card_to_beat"]]
     labels = [state.action_to_string(a) for a in state.legal_actions()]
@@ -257,6 +264,66 @@ def test_guess_odds_match_brute_force_counting(players, seeds, policy):
     assert checked > 20 * len(seeds)
     if players == 8:
         assert after_reshuffle > 0  # the reshuffled draw pile is counted too
+
+
+#: Tables whose guesses the property test below visits: every bus, board and mode, 1–8 players.
+VARIANTS = [
+    (1, {"mode": "gauntlet"}), (2, {}), (3, {"mode": "gauntlet"}), (4, {}), (4, {"bus": "questions"}),
+    (2, {"bus": "questions", "board": "give_and_take"}), (5, {"board": "give_and_take"}),
+    (6, {"row_points": "flat", "streak": 3}), (8, {"bus": "questions"}), (8, {"streak": 7}),
+]
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(range(len(VARIANTS))), seed=st.integers(min_value=0, max_value=2**31 - 1),
+       policy=st.sampled_from(["random", "best_odds"]))
+@example(variant=8, seed=3, policy="random")  # a questions bus with 8 players: reshuffles
+@example(variant=0, seed=0, policy="best_odds")  # the lone rider's gauntlet
+def test_guess_odds_equal_an_independent_count_over_the_unseen_cards(variant, seed, policy):
+    """RTB-Q1 … RTB-Q4, RTB-B-GUESS, RTB-QB-COMPARE, RTB-DECK-EMPTY: at every guess of a seeded
+    game (any table, bus, board and mode), guess_odds (which counts the right cards of the draw
+    pile through the engine) equals a brute force that knows nothing of the engine: it enumerates
+    the unseen cards (the 52 codes minus every card on the table, or the discard pile when the draw
+    pile is empty), judges each with the rules written out again and builds Fraction(right, unseen).
+    Each value is an exact Fraction, and the chances of disjoint guesses add up to at most 1."""
+    players, options = VARIANTS[variant]
+    session = Session(load_game("ride_the_bus", players=players, **options), seed=seed, bots=policy)
+    session.run_to_end()
+    checked = 0
+    for i in range(len(session)):
+        state = session.state_at(i)
+        if state.is_chance_node() or state.is_terminal() or not state.is_guess(state.legal_actions()[0]):
+            continue
+        odds = guess_odds(state)
+        assert all(type(p) is Fraction and 0 <= p <= 1 for p in odds.values())
+        assert {state.action_to_string(a): p for a, p in odds.items()} == independent_odds(state)
+        assert sum(odds.values()) <= 1  # the guesses of one question never share a right card
+        checked += 1
+    assert checked >= 4 or players == 1  # a table asks at least four Part 1 questions
+
+
+def test_guess_odds_weighted_draws_give_the_same_fractions(monkeypatch):
+    """guess_odds also reads integer chance weights (``chance_weights()`` may give them): equal
+    weights for every card of the draw pile give exactly the unweighted odds, and doubling the
+    weight of the right cards of a guess is counted as such."""
+    states = list(guess_states(4, range(2)))
+    plain = [guess_odds(state) for state in states]
+    real = type(states[0]).chance_weights
+
+    def weighted(self):
+        cards, weights = real(self)
+        return cards, [3] * len(cards) if weights is None else weights
+
+    monkeypatch.setattr(type(states[0]), "chance_weights", weighted)
+    assert [guess_odds(state) for state in states] == plain
+    state = new_state(1, mode="gauntlet")  # the lone player's Q1 on a fresh deck: 26 red, 26 black
+
+    def red_twice(self):  # every red card (diamonds, hearts) twice as likely as a black one
+        cards, _ = real(self)
+        return cards, [2 if self.action_to_string(c)[1] in "DH" else 1 for c in cards]
+
+    monkeypatch.setattr(type(state), "chance_weights", red_twice)
+    assert guess_odds(state) == {RED: Fraction(52, 78), BLACK: Fraction(26, 78)}
 
 
 # -- Monte Carlo --------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ import numpy as np
 
 from bus_lab.engine.errors import ParameterError
 from bus_lab.games.ride_the_bus.cards import card_code, parse_card
-from bus_lab.prob.montecarlo import Estimate, progress_bar
+from bus_lab.prob.montecarlo import Estimate, Moments, run_batches
 
 __all__ = [
     "MAX_GUESSES", "RIDES", "POLICIES",
@@ -976,52 +976,29 @@ class GauntletSimulation:
     seed: int
 
 
-class _Sums:
-    """Running sums for estimates built batch by batch (one pass, no stored samples)."""
-
-    def __init__(self, names: Sequence[str]):
-        self.s = {k: 0.0 for k in names}
-        self.s2 = {k: 0.0 for k in names}
-        self.n = 0
-
-    def add(self, values: dict[str, np.ndarray]) -> None:
-        for k in self.s:
-            v = values[k].astype(float)
-            self.s[k] += float(v.sum())
-            self.s2[k] += float((v * v).sum())
-        self.n += next(iter(values.values())).size
-
-    def estimate(self, name: str) -> Estimate:
-        n = self.n
-        mean = self.s[name] / n
-        var = max(self.s2[name] / n - mean * mean, 0.0) * n / (n - 1)
-        return Estimate(mean, math.sqrt(var / n), n)
-
-
 def _run_batches(n: int, seed: int, batch: int, progress: bool, description: str, play,
-                 histogram) -> tuple[_Sums, np.ndarray]:
-    """Play ``n`` games in batches of ``batch`` with one generator; return the running sums and
-    the sum of ``histogram(result)`` over the batches (no per-game arrays are kept)."""
+                 histogram) -> tuple[Moments, np.ndarray]:
+    """Play ``n`` games as ``play(rng, size) -> per-game arrays`` in batches of ``batch`` on
+    :func:`~bus_lab.prob.montecarlo.run_batches` (one generator); return the running sums of
+    ``off``, ``guesses``, ``points`` and ``reshuffled`` and the sum of ``histogram(result)`` over
+    the batches (no per-game arrays are kept).
+
+    Raises:
+        ParameterError: ``n`` not in 2 … 10⁹ or ``batch`` not in 1 … 10⁷.
+    """
     n = _int_arg("n", n, 2, 10**9)
     batch = _int_arg("batch", batch, 1, 10**7)
-    rng = np.random.default_rng(seed)
-    sums = _Sums(("off", "guesses", "points", "reshuffled"))
+    sums = Moments(("off", "guesses", "points", "reshuffled"))
     counts = None
-    bar = progress_bar(total=n, enabled=progress, description=description)
-    try:
-        done = 0
-        while done < n:
-            size = min(batch, n - done)
-            res = play(rng, size)
-            res["reshuffled"] = res["reshuffles"] > 0
-            sums.add(res)
-            counts = histogram(res) if counts is None else counts + histogram(res)
-            done += size
-            if bar is not None:
-                bar.update(size)
-    finally:
-        if bar is not None:
-            bar.close()
+
+    def one_batch(rng: np.random.Generator, start: int, size: int) -> None:
+        nonlocal counts
+        res = play(rng, size)
+        res["reshuffled"] = res["reshuffles"] > 0
+        sums.add(res)
+        counts = histogram(res) if counts is None else counts + histogram(res)
+
+    run_batches(one_batch, n, batch, seed, progress, description)
     return sums, counts
 
 

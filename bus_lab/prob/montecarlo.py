@@ -3,13 +3,18 @@
 Every simulation takes a seed and uses its own ``numpy.random.Generator`` (never the global
 random state). Large runs go in batches, with an optional progress bar (``tqdm.auto``: a bar
 widget in notebooks, text in terminals).
+
+* :func:`run_batches`: the batch loop (one seeded generator, the progress bar) that every
+  simulation in :mod:`bus_lab.prob` runs on;
+* :class:`Moments`: running sums of named figures → :class:`Estimate` objects;
+* :func:`monte_carlo`: both together for one figure; :func:`estimate`: a kept array of samples.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -70,6 +75,101 @@ def estimate(samples: np.ndarray) -> Estimate:
     return Estimate(float(samples.mean()), float(samples.std(ddof=1) / math.sqrt(samples.size)), int(samples.size))
 
 
+class Moments:
+    """Running sums of named figures, turned into :class:`Estimate` objects at the end.
+
+    For simulations that produce many figures per trial, batch by batch, without keeping the
+    samples: each :meth:`add` folds in one batch (the sum and the sum of squares of every figure,
+    as floats), :meth:`estimate` gives the mean and its standard error over all trials added.
+
+    Args:
+        names (Sequence[str]): the figures, e.g. ``("off", "guesses")``.
+    """
+
+    def __init__(self, names: Sequence[str]):
+        self.names = tuple(names)
+        self.total = {k: 0.0 for k in self.names}
+        self.total_sq = {k: 0.0 for k in self.names}
+        self.n = 0
+
+    def add(self, values: Mapping[str, Any], count: int | None = None) -> None:
+        """Fold in one batch.
+
+        Args:
+            values (Mapping[str, array-like]): for each name, the batch's values (a 1-D array with
+                one value per trial, or a single number when ``count`` is 1); other keys are ignored.
+            count (int | None): trials in the batch; default: the size of the first figure's values.
+        """
+        for k in self.names:
+            v = np.asarray(values[k], dtype=float)
+            self.total[k] += float(v.sum())
+            self.total_sq[k] += float((v * v).sum())
+        self.n += np.size(values[self.names[0]]) if count is None else count
+
+    def estimate(self, name: str) -> Estimate:
+        """The mean of figure ``name`` over every trial added, with its standard error.
+
+        Raises:
+            ValueError: fewer than two trials added.
+        """
+        n = self.n
+        if n < 2:
+            raise ValueError("an estimate needs at least two samples")
+        mean = self.total[name] / n
+        variance = max(self.total_sq[name] / n - mean * mean, 0.0) * n / (n - 1)
+        return Estimate(mean, math.sqrt(variance / n), n)
+
+    def estimates(self) -> dict[str, Estimate]:
+        """``{name: Estimate}`` for every figure, in the order of ``names``."""
+        return {k: self.estimate(k) for k in self.names}
+
+
+def run_batches(
+    play: Callable[[np.random.Generator, int, int], Any],
+    n: int,
+    batch: int = 100_000,
+    seed: int = 0,
+    progress: bool = False,
+    description: str = "simulating",
+) -> None:
+    """Run ``n`` trials as ``play(rng, start, size)`` calls, batch by batch, with one generator.
+
+    The loop every simulation here shares: one ``numpy.random.Generator`` seeded with ``seed`` is
+    made once and handed to every batch in turn, so the results depend only on ``seed`` and
+    ``batch`` (never on the progress bar). The batches cover trials ``0 … n - 1`` in order:
+    ``start`` = 0, ``batch``, ``2 * batch``, …, each ``size = min(batch, n - start)`` trials. The
+    caller's ``play`` simulates them and keeps what it needs (e.g. in a :class:`Moments`);
+    ``batch=1`` plays trial by trial (``start`` is then the trial's index).
+
+    Args:
+        play: ``play(rng, start, size)``; its return value is ignored.
+        n (int): trials, at least 1 (callers check their own lower bound first).
+        batch (int): trials per call, at least 1.
+        seed (int): seed of the generator (a ``play`` that does not draw may ignore ``rng``).
+        progress (bool): show a progress bar (:func:`progress_bar`) advanced after each batch and
+            closed at the end, also when ``play`` raises.
+        description (str): the progress bar's label.
+
+    Raises:
+        ValueError: ``n`` < 1 or ``batch`` < 1; whatever ``play`` raises.
+    """
+    if n < 1 or batch < 1:
+        raise ValueError(f"n={n}, batch={batch}: use n >= 1 trials and batch >= 1")
+    rng = np.random.default_rng(seed)
+    bar = progress_bar(total=n, enabled=progress, description=description)
+    try:
+        start = 0
+        while start < n:
+            size = min(batch, n - start)
+            play(rng, start, size)
+            start += size
+            if bar is not None:
+                bar.update(size)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
 def monte_carlo(
     trial: Callable[[np.random.Generator, int], np.ndarray],
     n: int,
@@ -93,32 +193,20 @@ def monte_carlo(
         an :class:`Estimate` (mean, standard error, n).
 
     Raises:
-        ValueError: ``n`` < 2 or ``batch`` < 1.
+        ValueError: ``n`` < 2 or ``batch`` < 1, or ``trial`` returned the wrong shape.
     """
     if n < 2 or batch < 1:
         raise ValueError(f"n={n}, batch={batch}: use n >= 2 trials and batch >= 1")
-    rng = np.random.default_rng(seed)
-    total = 0.0
-    total_sq = 0.0
-    done = 0
-    bar = progress_bar(total=n, enabled=progress, description=description)
-    try:
-        while done < n:
-            size = min(batch, n - done)
-            values = np.asarray(trial(rng, size), dtype=float)
-            if values.shape != (size,):
-                raise ValueError(f"trial returned shape {values.shape}, expected ({size},)")
-            total += float(values.sum())
-            total_sq += float((values * values).sum())
-            done += size
-            if bar is not None:
-                bar.update(size)
-    finally:
-        if bar is not None:
-            bar.close()
-    mean = total / n
-    variance = max(total_sq / n - mean * mean, 0.0) * n / (n - 1)
-    return Estimate(mean, math.sqrt(variance / n), n)
+    sums = Moments(("value",))
+
+    def play(rng: np.random.Generator, start: int, size: int) -> None:
+        values = np.asarray(trial(rng, size), dtype=float)
+        if values.shape != (size,):
+            raise ValueError(f"trial returned shape {values.shape}, expected ({size},)")
+        sums.add({"value": values}, size)
+
+    run_batches(play, n, batch, seed, progress, description)
+    return sums.estimate("value")
 
 
 def progress_bar(total: int, enabled: bool = True, description: str = ""):

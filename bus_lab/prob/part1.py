@@ -606,41 +606,35 @@ def _lone_batch(rng, size: int, pool, policy: str):
 
 def _run_batches(batch_fn, n: int, seed: int, progress: bool, description: str, keep_samples: bool,
                  batch: int = 1_000_000) -> dict[str, Any]:
+    """Play ``n`` deals as ``batch_fn(rng, size) -> bool array (size, 4)`` (is each answer right?) in
+    batches on :func:`~bus_lab.prob.montecarlo.run_batches`, and summarise them as Estimates."""
     import numpy as np
 
-    from bus_lab.prob.montecarlo import Estimate, progress_bar
+    from bus_lab.prob.montecarlo import Estimate, run_batches
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 2:
         raise ValueError(f"n={n!r}: simulate at least 2 deals")
-    rng = np.random.default_rng(seed)
     weights = np.array(POINTS)
-    sums = np.zeros(6)  # all four right, points, points², q1 … q4 below
-    q_sums = np.zeros(4)
+    sums = np.zeros(6)  # all four right, points, points² (exact integer counts, held as floats)
+    q_sums = np.zeros(4)  # right answers to q1 … q4
     kept_right, kept_points = [], []
-    bar = progress_bar(total=n, enabled=progress, description=description)
-    done = 0
-    try:
-        while done < n:
-            size = min(batch, n - done)
-            right = batch_fn(rng, size)
-            wrong = ~right
-            points = np.zeros(size, dtype=np.int8)
-            for k in range(4):
-                points += wrong[:, k] * np.int8(weights[k])
-            four = right.all(axis=1)
-            sums[0] += four.sum()
-            sums[1] += points.sum(dtype=np.int64)
-            sums[2] += (points.astype(np.int64) ** 2).sum()
-            q_sums += right.sum(axis=0)
-            if keep_samples:
-                kept_right.append(right)
-                kept_points.append(points)
-            done += size
-            if bar is not None:
-                bar.update(size)
-    finally:
-        if bar is not None:
-            bar.close()
+
+    def play(rng, start: int, size: int) -> None:
+        right = batch_fn(rng, size)
+        wrong = ~right
+        points = np.zeros(size, dtype=np.int8)
+        for k in range(4):
+            points += wrong[:, k] * np.int8(weights[k])
+        four = right.all(axis=1)
+        sums[0] += four.sum()
+        sums[1] += points.sum(dtype=np.int64)
+        sums[2] += (points.astype(np.int64) ** 2).sum()
+        q_sums[:] += right.sum(axis=0)
+        if keep_samples:
+            kept_right.append(right)
+            kept_points.append(points)
+
+    run_batches(play, n, batch, seed, progress, description)
 
     def bernoulli(hits: float) -> Estimate:
         mean = hits / n

@@ -478,36 +478,6 @@ def pyramid_fresh_deck(players: int, row_points: str = "escalating") -> dict[str
 
 
 # -- simulation ----------------------------------------------------------------------------------
-class _Accumulator:
-    """Running sums of many figures, for :class:`~bus_lab.prob.montecarlo.Estimate` results."""
-
-    def __init__(self, names: Sequence[str]):
-        self.names = tuple(names)
-        self.total = {k: 0.0 for k in self.names}
-        self.total_sq = {k: 0.0 for k in self.names}
-        self.n = 0
-
-    def add(self, values: dict[str, Any], count: int) -> None:
-        import numpy as np
-
-        for k in self.names:
-            v = np.asarray(values[k], dtype=float)
-            self.total[k] += float(v.sum())
-            self.total_sq[k] += float((v * v).sum())
-        self.n += count
-
-    def estimates(self) -> dict[str, Any]:
-        from bus_lab.prob.montecarlo import Estimate
-
-        n = self.n
-        out = {}
-        for k in self.names:
-            mean = self.total[k] / n
-            var = max(self.total_sq[k] / n - mean * mean, 0.0) * n / (n - 1)
-            out[k] = Estimate(mean, math.sqrt(var / n), n)
-        return out
-
-
 def _check_run(n: int, seed: int, name: str = "n") -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 2:
         raise ValueError(f"{name}={n!r}: use an integer of at least 2")
@@ -538,28 +508,21 @@ def pyramid_over_deals(players: int, n_deals: int, seed: int = 0, row_points: st
     Raises:
         ValueError: bad players, ``n_deals`` < 2, a negative seed or a bad ``row_points``.
     """
-    import numpy as np
-
-    from bus_lab.prob.montecarlo import progress_bar
+    from bus_lab.prob.montecarlo import Moments, run_batches
 
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
         raise ValueError(f"players={players!r}: use an integer from 2 to 8 (RTB-SETUP-PLAYERS)")
     _check_run(n_deals, seed, "n_deals")
     row_weights(row_points)
-    rng = np.random.default_rng(seed)
-    acc = _Accumulator(FIGURES)
-    bar = progress_bar(total=n_deals, enabled=progress, description="deals")
-    try:
-        for _ in range(n_deals):
-            deck = rng.permutation(52)[: ROW_SIZE * players]
-            rows = [[int(c) for c in deck[s * ROW_SIZE:(s + 1) * ROW_SIZE]] for s in range(players)]
-            figures = pyramid_odds(rows, row_points).as_dict()
-            acc.add({k: float(v) for k, v in figures.items()}, 1)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+    acc = Moments(FIGURES)
+
+    def one_deal(rng, start: int, size: int) -> None:  # size is 1: a deal at a time
+        deck = rng.permutation(52)[: ROW_SIZE * players]
+        rows = [[int(c) for c in deck[s * ROW_SIZE:(s + 1) * ROW_SIZE]] for s in range(players)]
+        figures = pyramid_odds(rows, row_points).as_dict()
+        acc.add({k: float(v) for k, v in figures.items()}, 1)
+
+    run_batches(one_deal, n_deals, 1, seed, progress, "deals")
     return acc.estimates()
 
 
@@ -591,7 +554,7 @@ def simulate_pyramids(rows: Sequence[Sequence[str | int]] | None = None, n: int 
     """
     import numpy as np
 
-    from bus_lab.prob.montecarlo import progress_bar
+    from bus_lab.prob.montecarlo import Moments, run_batches
 
     _check_run(n, seed)
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
@@ -612,52 +575,44 @@ def simulate_pyramids(rows: Sequence[Sequence[str | int]] | None = None, n: int 
         in_rows = {c for row in parsed for c in row}
         pile_ranks = np.array([c // 4 for c in range(52) if c not in in_rows])
         fixed = (held, pile_ranks)
-    rng = np.random.default_rng(seed)
     earlier = np.tril(np.ones((FLIPS, FLIPS), dtype=bool), k=-1)  # earlier[j, t]: t < j
-    acc = _Accumulator(FIGURES)
-    bar = progress_bar(total=n, enabled=progress, description="pyramids")
-    try:
-        done = 0
-        while done < n:
-            size = min(batch, n - done)
-            if fixed is None:
-                order = np.argsort(rng.random((size, 52)), axis=1)
-                ranks = order // 4
-                row_ranks = ranks[:, : ROW_SIZE * n_seats].reshape(size, n_seats, ROW_SIZE)
-                held_b = (row_ranks[..., None] == np.arange(13)).sum(axis=2)  # (size, seats, 13)
-                flips = ranks[:, ROW_SIZE * n_seats: ROW_SIZE * n_seats + FLIPS]
-            else:
-                held, pile_ranks = fixed
-                order = np.argsort(rng.random((size, pile_ranks.size)), axis=1)[:, :FLIPS]
-                flips = pile_ranks[order]
-                held_b = np.broadcast_to(held, (size,) + held.shape)
-            totals = held_b.sum(axis=1)  # (size, 13) cards of each rank in the rows
-            same = flips[:, :, None] == flips[:, None, :]
-            first = ~(same & earlier).any(axis=2)
-            h = np.take_along_axis(totals, flips, axis=1)
-            matched = first & (h > 0)
-            pts = np.where(matched, h, 0) * weights
-            values: dict[str, Any] = {"points": pts.sum(axis=1)}
-            for k in range(1, 5):
-                values[f"points_row{k}"] = pts[:, np.array(FLIP_ROWS) == k].sum(axis=1)
-            values["cards_played"] = np.where(matched, h, 0).sum(axis=1)
-            values["no_match"] = (~matched).sum(axis=1)
-            for i in range(FLIPS):
-                values[f"no_match_flip{i + 1}"] = ~matched[:, i]
-            shown = np.zeros((size, 13), dtype=bool)
-            shown[np.arange(size)[:, None], flips] = True
-            left = (held_b * ~shown[:, None, :]).sum(axis=2)  # (size, seats)
-            rider = left.max(axis=1)
-            values["rider_cards"] = rider
-            for k in range(ROW_SIZE + 1):
-                values[f"rider_cards={k}"] = rider == k
-            acc.add(values, size)
-            done += size
-            if bar is not None:
-                bar.update(size)
-    finally:
-        if bar is not None:
-            bar.close()
+    acc = Moments(FIGURES)
+
+    def play(rng, start: int, size: int) -> None:
+        if fixed is None:
+            order = np.argsort(rng.random((size, 52)), axis=1)
+            ranks = order // 4
+            row_ranks = ranks[:, : ROW_SIZE * n_seats].reshape(size, n_seats, ROW_SIZE)
+            held_b = (row_ranks[..., None] == np.arange(13)).sum(axis=2)  # (size, seats, 13)
+            flips = ranks[:, ROW_SIZE * n_seats: ROW_SIZE * n_seats + FLIPS]
+        else:
+            held, pile_ranks = fixed
+            order = np.argsort(rng.random((size, pile_ranks.size)), axis=1)[:, :FLIPS]
+            flips = pile_ranks[order]
+            held_b = np.broadcast_to(held, (size,) + held.shape)
+        totals = held_b.sum(axis=1)  # (size, 13) cards of each rank in the rows
+        same = flips[:, :, None] == flips[:, None, :]
+        first = ~(same & earlier).any(axis=2)
+        h = np.take_along_axis(totals, flips, axis=1)
+        matched = first & (h > 0)
+        pts = np.where(matched, h, 0) * weights
+        values: dict[str, Any] = {"points": pts.sum(axis=1)}
+        for k in range(1, 5):
+            values[f"points_row{k}"] = pts[:, np.array(FLIP_ROWS) == k].sum(axis=1)
+        values["cards_played"] = np.where(matched, h, 0).sum(axis=1)
+        values["no_match"] = (~matched).sum(axis=1)
+        for i in range(FLIPS):
+            values[f"no_match_flip{i + 1}"] = ~matched[:, i]
+        shown = np.zeros((size, 13), dtype=bool)
+        shown[np.arange(size)[:, None], flips] = True
+        left = (held_b * ~shown[:, None, :]).sum(axis=2)  # (size, seats)
+        rider = left.max(axis=1)
+        values["rider_cards"] = rider
+        for k in range(ROW_SIZE + 1):
+            values[f"rider_cards={k}"] = rider == k
+        acc.add(values, size)
+
+    run_batches(play, n, batch, seed, progress, "pyramids")
     return acc.estimates()
 
 
@@ -687,7 +642,7 @@ def engine_playouts(rows: Sequence[Sequence[str | int]], n: int = 2_000, seed: i
     """
     from bus_lab.engine.registry import load_game
     from bus_lab.engine.session import Session
-    from bus_lab.prob.montecarlo import progress_bar
+    from bus_lab.prob.montecarlo import Moments, run_batches
     from bus_lab.simulate import game_seed
 
     parsed = _parse_rows(rows)
@@ -697,44 +652,40 @@ def engine_playouts(rows: Sequence[Sequence[str | int]], n: int = 2_000, seed: i
     weights = row_weights(row_points)
     game = load_game("ride_the_bus", players=len(parsed), row_points=row_points)
     deck = [C.card_code(parsed[s][k]) for k in range(ROW_SIZE) for s in range(len(parsed))]
-    acc = _Accumulator(FIGURES)
-    bar = progress_bar(total=n, enabled=progress, description="playouts")
-    try:
-        for i in range(n):
-            session = Session(game, seed=game_seed(seed, i), bots="random", deck=deck)
-            while session.state.phase in ("questions", "pyramid"):
-                session.step()
-            state = session.state
-            values: dict[str, Any] = {
-                "points": sum(line["points"] for s in range(len(parsed)) for line in state.score_breakdown(s)
-                              if line["rule"] == "RTB-P-GIVE"),
-            }
-            by_row = [0] * 4
-            no_match = [0] * FLIPS
-            played = 0
-            index = -1
-            for event in state.events():
-                if event.rule == "RTB-P-FLIP":
-                    index = event.data["index"]
-                elif event.rule == "RTB-P-MATCH":
-                    played += len(event.data["cards"])
-                    by_row[FLIP_ROWS[index] - 1] += len(event.data["cards"]) * weights[index]
-                elif event.rule == "RTB-P-NOMATCH":
-                    no_match[index] = 1
-            for k in range(4):
-                values[f"points_row{k + 1}"] = by_row[k]
-            values["cards_played"] = played
-            values["no_match"] = sum(no_match)
-            for j in range(FLIPS):
-                values[f"no_match_flip{j + 1}"] = no_match[j]
-            rider = max(len(r) for r in state.rows)
-            values["rider_cards"] = rider
-            for k in range(ROW_SIZE + 1):
-                values[f"rider_cards={k}"] = int(rider == k)
-            acc.add(values, 1)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+    acc = Moments(FIGURES)
+
+    def playout(rng, i: int, size: int) -> None:  # size is 1; the seeds come from game_seed, not rng
+        session = Session(game, seed=game_seed(seed, i), bots="random", deck=deck)
+        while session.state.phase in ("questions", "pyramid"):
+            session.step()
+        state = session.state
+        values: dict[str, Any] = {
+            "points": sum(line["points"] for s in range(len(parsed)) for line in state.score_breakdown(s)
+                          if line["rule"] == "RTB-P-GIVE"),
+        }
+        by_row = [0] * 4
+        no_match = [0] * FLIPS
+        played = 0
+        index = -1
+        for event in state.events():
+            if event.rule == "RTB-P-FLIP":
+                index = event.data["index"]
+            elif event.rule == "RTB-P-MATCH":
+                played += len(event.data["cards"])
+                by_row[FLIP_ROWS[index] - 1] += len(event.data["cards"]) * weights[index]
+            elif event.rule == "RTB-P-NOMATCH":
+                no_match[index] = 1
+        for k in range(4):
+            values[f"points_row{k + 1}"] = by_row[k]
+        values["cards_played"] = played
+        values["no_match"] = sum(no_match)
+        for j in range(FLIPS):
+            values[f"no_match_flip{j + 1}"] = no_match[j]
+        rider = max(len(r) for r in state.rows)
+        values["rider_cards"] = rider
+        for k in range(ROW_SIZE + 1):
+            values[f"rider_cards={k}"] = int(rider == k)
+        acc.add(values, 1)
+
+    run_batches(playout, n, 1, seed, progress, "playouts")
     return acc.estimates()

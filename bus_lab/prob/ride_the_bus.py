@@ -16,16 +16,19 @@ def guess_odds(state: State) -> dict[int, Fraction]:
     """The exact chance that each possible guess is right.
 
     Computed through the public API: for each legal guess, the state after the guess gives the
-    draw's ``chance_outcomes()``, and the engine's own rule decides which cards make the guess
-    right (``pending_guess_right``).
+    draw's possible cards (``chance_weights()``: every card of the draw pile, equally likely),
+    the engine's own rule decides which of them make the guess right (``pending_guess_right``),
+    and the chance is (cards that make it right) / (cards that can come), one
+    :class:`~fractions.Fraction` per guess. Equal to summing ``chance_outcomes()`` over the
+    right cards (``tests/test_prob.py`` checks it against an independent count).
 
     Args:
         state: a Ride the Bus state at a guessing decision (a Part 1 question or a bus call).
 
     Returns:
-        ``{guess action: Fraction}``, one entry per legal guess. On a fresh deck with one player,
-        ``{RED: 1/2, BLACK: 1/2}``; after a first card of rank 7 and nothing else seen, higher is
-        28/51 and lower 20/51.
+        ``{guess action: Fraction}``, one exact probability per legal guess. On a fresh deck with
+        one player, ``{RED: 1/2, BLACK: 1/2}``; after a first card of rank 7 and nothing else seen,
+        higher is 28/51 and lower 20/51.
 
     Raises:
         ValueError: the state is not at a guessing decision.
@@ -39,8 +42,12 @@ def guess_odds(state: State) -> dict[int, Fraction]:
     for guess in guesses:
         after = state.clone()
         after.apply_action(guess)
-        odds[guess] = sum((p for card, p in after.chance_outcomes() if after.pending_guess_right(card)),
-                          Fraction(0))
+        cards, weights = after.chance_weights()  # the draw pile; weights None: equally likely
+        right = after.pending_guess_right
+        if weights is None:
+            odds[guess] = Fraction(sum(map(right, cards)), len(cards)) if cards else Fraction(0)
+        else:  # a game whose cards are not equally likely: integer weights over their sum
+            odds[guess] = Fraction(sum(w for card, w in zip(cards, weights) if right(card)), sum(weights))
     return odds
 
 
