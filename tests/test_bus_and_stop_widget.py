@@ -35,7 +35,7 @@ def place(state, seat: int, *codes: str) -> None:
 
 
 def log_rules(w) -> list[str]:
-    return re.findall(r"<code>\[([A-Z0-9-]+)\]</code>", w.log.value)
+    return re.findall(r"<code[^>]*>\[([A-Z0-9-]+)\]</code>", w.log.value)
 
 
 def shown_points(w) -> list[int]:

@@ -5,10 +5,15 @@ cards and the choices are worked out by hand from its picture.
 """
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from bus_lab import ParameterError
+from bus_lab.games.bus_city import default_sheet_dict
 from bus_lab.widgets import BusCityWidget, GameWidget
+from bus_lab.widgets import bus_city as bus_city_widget
 
 LAYOUT = ["stop1/S", "red/N", "blue/E", "site/E", "green/W", "yellow/N", "stop2/S", "plain1/W", "pink/W",
           "orange/E", "stop3/N", "plain2/S"]
@@ -203,3 +208,75 @@ def test_bad_arguments_raise():
         BusCityWidget(players=4)
     with pytest.raises(ParameterError, match="not a seat"):
         BusCityWidget(players=2, humans=(2,))
+
+
+# -- fitting a JupyterLab output area ---------------------------------------------------------
+def visible_text(markup: str) -> str:
+    """The text a reader sees in an HTML fragment: tags (and their attributes) removed."""
+    return html.unescape(re.sub(r"<[^>]*>", " ", markup))
+
+
+def test_street_chooser_labels_fit_their_buttons():
+    """BUS-GRID: the chooser's five columns are 140 px each (712 px with the gaps: inside a 900 px
+    output area) and each street button's text -- slot and card, as on the board -- fits inside
+    its button, so no label is cut off with an ellipsis; the tooltip says the same and more."""
+    assert bus_city_widget.STREET_COLUMN_PX == 140
+    assert bus_city_widget.STREET_TEXT_PX == 140 - 20 - 4 - 6  # less padding, margin and slack
+    w = scripted()
+    template = w.street_grid.layout.grid_template_columns
+    assert template == "repeat(5, 140px)"
+    assert 5 * 140 + 4 * 3 <= 900
+    cards = dict(zip(["a1-b1", "b1-c1", "a1-a2", "b1-b2", "c1-c2", "a2-b2", "b2-c2", "a2-a3", "b2-b3", "c2-c3",
+                      "a3-b3", "b3-c3"], [lab.split("/")[0] for lab in LAYOUT]))
+    for slot, button in w.street_buttons.items():
+        assert button.description == f"{slot} {cards[slot]}"  # e.g. "a1-a2 blue", in full
+        assert bus_city_widget.text_px(button.description) <= bus_city_widget.STREET_TEXT_PX
+        assert button.tooltip.startswith(f"Street {slot} {cards[slot]}: ")
+        assert "…" not in button.description
+    # the longest names of the packaged sheet, and the widest letters, still fit
+    for name in ("orange", "yellow", "plain2", "stop3"):
+        assert bus_city_widget.street_label("b2-b3", name) == f"b2-b3 {name}"
+    assert bus_city_widget.text_px("b2-b3 yellow") < bus_city_widget.STREET_TEXT_PX
+    assert bus_city_widget.street_label("a1-b1", None) == "a1-b1 —"  # an empty slot before the setup
+
+
+def test_a_long_card_name_is_shortened_on_its_button_and_given_in_full_in_the_tooltip():
+    """BUS-COMP-STREETS: a teacher's sheet may name a card with up to 24 characters; its button shows
+    the slot and the start of the name with "…", the tooltip the whole name."""
+    sheet = default_sheet_dict()
+    sheet["streets"][0]["id"] = "red-destination-corner"
+    w = BusCityWidget(players=2, humans=(0, 1), seed=0, sheet=sheet,
+                      deck=LAYOUT[:1] + ["red-destination-corner/N"] + LAYOUT[2:] + FACEUP)
+    while not w.session.waiting_for_human():
+        w.step_button.click()
+        assert w.last_error is None, w.error.value
+    button = w.street_buttons["b1-c1"]
+    assert button.description == "b1-c1 red-des…"
+    assert bus_city_widget.text_px(button.description) <= bus_city_widget.STREET_TEXT_PX
+    assert "Street b1-c1 red-destination-corner: red destination" in button.tooltip
+    for b in w.street_buttons.values():
+        assert bus_city_widget.text_px(b.description) <= bus_city_widget.STREET_TEXT_PX
+    assert bus_city_widget.street_label("a1-b1", "W" * 24).endswith("…")
+
+
+def test_the_status_sentence_is_shown_once():
+    """BUS-TURN: the status sentence is in the widget's status line only -- not again above the
+    board nor in the header -- at every step of a game (the board's aria-label leaves it out too);
+    the table shown on its own (``state._repr_html_()``) keeps its status line."""
+    w = BusCityWidget(players=3, humans=(), seed=4)
+    for step in range(60):
+        state = w.session.state
+        sentence = state.status()
+        parts = [w.header.value, w.status.value, w.error.value, w.board.value, w.prompt.value,
+                 w.chooser_note.value]
+        assert sum(visible_text(part).count(sentence) for part in parts) == 1, (step, sentence)
+        assert sentence in visible_text(w.status.value)
+        written = {html.escape(sentence, quote=False), html.escape(sentence)}  # as text, as an attribute
+        assert sum(max(part.count(form) for form in written) for part in parts) == 1, (step, sentence)
+        assert not any(form in w.board.value for form in written)
+        if state.is_terminal():
+            break
+        w.step_button.click()
+    assert w.session.position > 30
+    alone = w.session.state._repr_html_()
+    assert visible_text(alone).count(w.session.state.status()) == 1 and 'role="img"' in alone

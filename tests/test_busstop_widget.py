@@ -14,7 +14,9 @@ import ipywidgets
 import pytest
 
 from bus_lab import ParameterError
+from bus_lab.games.busstop.render import table_svg
 from bus_lab.widgets import BusstopWidget
+from bus_lab.widgets.bus_city import text_px
 
 
 def visible(w) -> list[ipywidgets.Button]:
@@ -53,7 +55,7 @@ def shown_winners(w) -> list[int]:
 
 
 def log_lines(w) -> list[str]:
-    items = re.findall(r"<li><code>(\[[A-Z0-9-]+\])</code> (.*?)</li>", w.log.value)
+    items = re.findall(r"<li><code[^>]*>(\[[A-Z0-9-]+\])</code> (.*?)</li>", w.log.value)
     return [html.unescape(f"{tag} {text}") for tag, text in items]
 
 
@@ -227,3 +229,90 @@ def test_a_step_at_your_move_says_what_to_do():
     w.step_button.click()
     assert "must choose a move" in w.error.value
     assert w.session.waiting_for_human()
+
+
+# -- fitting a JupyterLab output area ---------------------------------------------------------
+def attributes(tag: str) -> dict[str, str]:
+    return dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', tag))
+
+
+def overflow(svg: str) -> list[str]:
+    """Parts of a Busstop SVG that reach past its own width (rectangles by their geometry, text by
+    an upper bound of its width in a wide sans-serif font)."""
+    head = attributes(re.match(r"<svg [^>]*>", svg).group(0))
+    limit = float(head["width"])
+    problems = []
+    for tag in re.findall(r"<rect [^>]*>", svg):
+        a = attributes(tag)
+        if float(a.get("x", 0)) + float(a["width"]) > limit:
+            problems.append(tag)
+    for tag, text in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
+        a = attributes(tag)
+        wide = text_px(html.unescape(text), float(a["font-size"]))
+        left = float(a["x"]) - {"start": 0, "middle": wide / 2, "end": wide}[a.get("text-anchor", "start")]
+        if left + wide > limit:
+            problems.append(f"{text!r} at x={a['x']}: ends at {left + wide:.0f} > {limit:.0f}")
+    return problems
+
+
+def test_the_board_fits_a_900_pixel_output_area():
+    """BSB-COMP-BOARD: a JupyterLab output area is about 964 px wide; the Busstop board is at most
+    880 px (no width above 900 anywhere in it) and shrinks with a narrower one (viewBox,
+    max-width:100%, height:auto), at every table size, with both options, all game long."""
+    for players in (2, 3, 4, 5):
+        w = BusstopWidget(players=players, humans=(), seed=players, passenger_bonus=True, end_bonus=True)
+        for step in range(400):
+            if step % 9 == 0 or w.session.state.is_terminal():
+                board = w.board.value
+                svg = re.search(r"<svg [^>]*>", board).group(0)
+                head = attributes(svg)
+                assert head["width"] == "880" and head["viewBox"] == f"0 0 880 {head['height']}"
+                assert "max-width:100%" in head["style"] and "height:auto" in head["style"]
+                fixed = [int(v) for v in re.findall(r'width="(\d+)', board) + re.findall(r"width:\s*(\d+)px", board)]
+                assert max(fixed) <= 900, (players, step, max(fixed))
+                assert overflow(board[board.index("<svg"):]) == [], (players, step)
+            if w.session.state.is_terminal():
+                break
+            w.step_button.click()
+            assert w.last_error is None, w.error.value
+        assert w.session.state.is_terminal()
+
+
+def test_a_crowded_board_still_fits():
+    """BSB-QUEUE, BSB-ROUND-DISTRIBUTE: the longest things a row can hold -- a queue past its 13 spaces,
+    many passengers to place, a full hand, both option lines, a big score and penalty tiles -- stay
+    inside the 880 px drawing."""
+    w = BusstopWidget(players=5, humans=(), seed=5, passenger_bonus=True, end_bonus=True)
+    for _ in range(40):
+        w.step_button.click()
+    view = w.session.state.view(None)
+    for k, board in enumerate(view["boards"]):
+        board["queue"] = ["VGi", "ET", "Sa", "0/7"] * 5  # 20: seven off the board
+        board["received"] = ["VGr", "ET", "1/10", "Ba"] * 3
+        board["hand"] = list(range(1, 11))
+        board["pile"] = ["Gi"] * 48
+        board["penalty"] = ["Gi"] * 12
+        board["requirement"] = "empty_queue"
+        board["bonus_sort"] = "salaryman"
+        view["scores"][k] = -148
+    view["acting"], view["node"], view["conductor"] = 3, "place", 3
+    svg = table_svg(view)
+    assert overflow(svg) == []
+    assert "+7 off board" in svg and ">Gr★<" in svg and "−148 pts" not in svg and "-148 pts" in svg
+
+
+def test_the_log_names_a_vip_as_the_board_prints_it():
+    """BSB-ROUND-LINEUP: a VIP turned up reads "VIP child (Ch★)" in the log, the letters and star the
+    board prints on its tile; the draw's label and the event's data keep the kind code "VCh"."""
+    w = BusstopWidget(players=3, humans=(), seed=1, deck=["Gi", "VCh", "ET"])
+    for _ in range(3):
+        w.step_button.click()
+    lines = log_lines(w)
+    assert "[BSB-ROUND-LINEUP] q1: girl (Gi)." in lines
+    assert "[BSB-ROUND-LINEUP] q2: VIP child (Ch★)." in lines
+    assert "[BSB-ROUND-LINEUP] q3: extra-terrestrial (ET)." in lines
+    assert not any("VCh" in line for line in lines)
+    assert ">Ch★<" in w.board.value and ">Gi<" in w.board.value
+    event = [e for e in w.session.state.events() if e.rule == "BSB-ROUND-LINEUP"][-2]
+    assert event.data == {"slot": 2, "kind": "VCh"}
+    assert w.session.state.action_to_string(w.session.state.history()[-2]) == "VCh"  # the draw's label

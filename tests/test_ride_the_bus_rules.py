@@ -7,6 +7,7 @@ from the rules, not read back from the engine.
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -14,6 +15,8 @@ import pytest
 import bus_lab
 from bus_lab import IllegalActionError, ParameterError, Session, UnknownGameError, load_game
 from bus_lab.games.ride_the_bus import GIVE_BASE, HIGHER, LOWER, card_code, parse_card
+from bus_lab.games.ride_the_bus.cards import card_label
+from bus_lab.games.ride_the_bus.render import describe
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -923,3 +926,67 @@ def test_rtb_view_is_json_safe_and_same_for_every_seat():
     assert views[0]["rows"] == [["5H", "9C"], ["KS", "KD"]]
     with pytest.raises(IndexError):
         state.view(2)
+
+
+# -- card names in sentences -----------------------------------------------------------------
+BARE_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+
+
+def test_rtb_event_texts_name_cards_as_the_board_does():
+    """RTB-Q-ORDER, RTB-P-FLIP, RTB-P-MATCH, RTB-DISCARD, RTB-B-FLIP, RTB-B-GUESS, RTB-B-STREAK: the
+    sentences of the log and the status say "10♦" and "A♣" (rank and suit symbol, as the cards on the
+    board), never the codes "TD" and "AC"; the machine-readable data and the action labels keep the codes."""
+    state = new_state(2)
+    play_part1(state, [["TD", "AC", "2C", "3C"], ["4S", "4H", "5S", "5C"]])
+    events = state.events()
+    dealt = [e for e in events if e.rule == "RTB-Q-ORDER"]
+    assert [e.text for e in dealt[:2]] == ["10♦ is dealt face up into Seat 0's row.",
+                                           "4♠ is dealt face up into Seat 1's row."]
+    assert [e.data["card"] for e in dealt[:2]] == ["TD", "4S"]  # the payload keeps the codes
+    assert state.action_to_string(parse_card("TD")) == "TD"  # and so do the action labels
+    flip(state, "TS")  # seat 0 holds TD: it matches and is played
+    flip(state, "AH")  # seat 0 holds AC
+    texts = [e.text for e in state.events()[len(events):]]
+    assert "Pyramid card 1 of 10 (row 1) is flipped: 10♠." in texts
+    assert "Seat 0 matches and plays 10♦." in texts and "10♦ goes to the discard pile." in texts
+    assert "Seat 0 matches and plays A♣." in texts and "The flipped A♥ goes to the discard pile." in texts
+    match = [e for e in state.events() if e.rule == "RTB-P-MATCH"]
+    assert [e.data["cards"] for e in match] == [["TD"], ["AC"]]
+    for code in ["9C", "9D", "9H", "9S", "JC", "JD", "JH", "JS"]:  # ranks nobody holds
+        flip(state, code)
+    deal(state, "8C")  # the bus starts: Seat 1 (four cards left) rides
+    assert "The bus starts: 8♣ is flipped face up." in [e.text for e in state.events()]
+    assert "higher or lower than 8♣?" in state.status()
+    say(state, "higher")
+    deal(state, "KD")
+    texts = [e.text for e in state.events()]
+    assert "Seat 1 calls higher than 8♣ (guess 1 of 40)." in texts
+    assert "K♦: a hit, streak 1 of 5." in texts and "8♣ is no longer needed and goes to the discard pile." in texts
+    for event in state.events():
+        assert not BARE_CODE.search(event.text), event
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"board": "give_and_take"}, {"bus": "questions"}, {"mode": "gauntlet", "players": 2},
+    {"board": "give_and_take", "bus": "questions", "row_points": "flat"},
+])
+def test_rtb_no_card_code_in_any_sentence(options):
+    """Whole games at every table setting: no event text, status or board description (aria-label)
+    names a card by its code; each card named in an event's data appears in its sentence as rank and
+    suit symbol (card_label)."""
+    params = {"players": 3, **options}
+    for seed in range(3):
+        session = Session(load_game("ride_the_bus", **params), seed=seed, bots="random")
+        statuses = [session.state.status()]
+        while not session.state.is_terminal():
+            session.step()
+            statuses.append(session.state.status())
+        for event in session.state.events():
+            assert not BARE_CODE.search(event.text), event
+            named = [event.data.get("card")] + list(event.data.get("cards") or [] if event.rule != "RTB-DECK-EMPTY"
+                                                    else [])
+            for code in (c for c in named if isinstance(c, str)):  # RTB-B-RIDER's "cards" are counts
+                assert card_label(parse_card(code)) in event.text, event
+        for text in statuses:
+            assert not BARE_CODE.search(text), text
+        assert not BARE_CODE.search(describe(session.state.view()))  # the board's aria-label too

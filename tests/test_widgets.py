@@ -16,6 +16,7 @@ import ipywidgets
 import pytest
 
 from bus_lab import ParameterError, Session, load_game
+from bus_lab.games.ride_the_bus.cards import card_code, card_label
 from bus_lab.prob import guess_odds
 from bus_lab.widgets import GameWidget, RideTheBusWidget
 
@@ -54,7 +55,7 @@ def shown_winners(w) -> list[int]:
 
 def log_lines(w) -> list[str]:
     """The event log as shown, one ``"[RULE-ID] text"`` string per event, newest first."""
-    items = re.findall(r"<li><code>(\[[A-Z0-9-]+\])</code> (.*?)</li>", w.log.value)
+    items = re.findall(r"<li><code[^>]*>(\[[A-Z0-9-]+\])</code> (.*?)</li>", w.log.value)
     return [html.unescape(f"{tag} {text}") for tag, text in items]
 
 
@@ -332,7 +333,10 @@ def test_pick_cards_deals_the_chosen_card():
     assert w.pick_row.layout.display != "none" and len(w.pick_box.options) == 52
     w.pick_box.value = 51  # the ace of spades
     w.pick_button.click()
-    assert w.session.state.rows[0] == [51] and "[RTB-Q-ORDER] AS is dealt face up into Seat 0's row." in log_lines(w)
+    # the log names the card as the board draws it: A♠, not the code AS (the event's data keeps the code)
+    assert w.session.state.rows[0] == [51] and "[RTB-Q-ORDER] A♠ is dealt face up into Seat 0's row." in log_lines(w)
+    dealt = [e for e in w.session.state.events() if e.rule == "RTB-Q-ORDER"]
+    assert dealt[-1].data["card"] == "AS" and ">A<" in w.board.value and "♠" in w.board.value
     assert shown_points(w) == [1, 0]  # black card, red was called: RTB-Q-WRONG
 
 
@@ -518,9 +522,10 @@ def test_give_and_take_board_stacks_reflipped_cards_and_marks_the_spot():
     svg = html.unescape(w.board.value)
     assert f"{flips + 1} flips" in svg
     assert ("▲ now" in svg) == bool(state.in_play)
-    for spot in state.spots:  # every card flipped on a spot is still listed for screen readers
-        for code in spot:
-            assert "23456789TJQKA"[code // 4] + "CDHS"[code % 4] in re.search(r'aria-label="([^"]*)"', svg).group(1)
+    label = re.search(r'aria-label="([^"]*)"', svg).group(1)
+    for spot in state.spots:  # every card flipped on a spot is still listed for screen readers, named as
+        for card in spot:     # the board prints it ("10♦", not the code "TD")
+            assert card_label(card) in label and not re.search(rf"\b{card_code(card)}\b", label)
 
 
 # -- the table settings panel ------------------------------------------------------------------

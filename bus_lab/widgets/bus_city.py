@@ -41,6 +41,36 @@ from bus_lab.widgets.base import GameWidget
 
 #: Move buttons built once: enough for every choice the chooser leaves open at one card.
 POOL = 24
+#: Width of each of the five columns of the street chooser (pixels): the chooser is 5 × 140 px
+#: plus gaps, well inside a 900-pixel output area, and every label fits its button.
+STREET_COLUMN_PX = 140
+#: Room for a street button's text: the column less the button's padding (10 px each side) and
+#: margin (2 px each side) in JupyterLab's widget style, and a little slack.
+STREET_TEXT_PX = STREET_COLUMN_PX - 2 * 10 - 2 * 2 - 6
+#: Advance widths (in em) of characters in a wide UI sans-serif (DejaVu Sans, the widest of the
+#: usual notebook fonts), to tell whether a label fits its button without a browser at hand.
+_EM = {**dict.fromkeys("0123456789", 0.64), **dict.fromkeys("il.,:;'|!", 0.28), **dict.fromkeys("fjt", 0.4),
+       "r": 0.42, " ": 0.32, "-": 0.37, "/": 0.34, "_": 0.5, "m": 0.98, "w": 0.82, "M": 0.87, "W": 0.99,
+       "…": 1.0, "—": 1.0}
+
+
+def text_px(text: str, size: float = 13) -> float:
+    """About how wide ``text`` is in pixels at ``size`` px in a wide UI sans-serif font (an upper
+    bound for the usual notebook fonts: lower case 0.64 em, capitals 0.75 em unless listed)."""
+    return size * sum(_EM.get(ch, 0.75 if ch.isupper() or not ch.isascii() else 0.64) for ch in text)
+
+
+def street_label(slot: str, card: str | None, room: float = STREET_TEXT_PX) -> str:
+    """The text of a street chooser button: the slot and the card on it (as printed on the board),
+    e.g. ``"a1-a2 orange"``, ``"b1-c1 —"`` for an empty slot. A card name too long for the
+    button (possible with a teacher's own sheet) is shortened with "…"; the tooltip names the card
+    in full. The result is at most ``room`` pixels wide (see :func:`text_px`)."""
+    name = card or "—"
+    label = f"{slot} {name}"
+    while text_px(label) > room and len(name) > 1:
+        name = name[:-1]
+        label = f"{slot} {name.rstrip('-_')}…"
+    return label
 
 
 def _end_slot(action: int) -> int | None:
@@ -116,14 +146,14 @@ class BusCityWidget(GameWidget):
                     else:
                         name = f"{'abc'[c // 2]}{r // 2 + 1}-{'abc'[c // 2]}{r // 2 + 2}"
                     button = W.Button(description=name, tooltip=f"Street {name}", disabled=True,
-                                      layout=W.Layout(width="auto"))
+                                      layout=W.Layout(width="auto"))  # fills its grid column
                     button.on_click(lambda _b, slot=name: self._guarded(self.choose_street, slot))
                     self.street_buttons[name] = button
                     cells.append(button)
                 else:
                     cells.append(W.HTML(""))
-        self.street_grid = W.GridBox(cells, layout=W.Layout(grid_template_columns="100px 130px 100px 130px 100px",
-                                                             grid_gap="3px", width="auto"))
+        self.street_grid = W.GridBox(cells, layout=W.Layout(
+            grid_template_columns=f"repeat(5, {STREET_COLUMN_PX}px)", grid_gap="3px", width="auto"))
         self.chooser_note = W.HTML()
         self.clear_button = W.Button(description="Clear choice", tooltip="Forget the street cards chosen so far",
                                      icon="times", layout=W.Layout(width="auto"))
@@ -238,8 +268,7 @@ class BusCityWidget(GameWidget):
         with self._hold_all(list(self.street_buttons.values())):
             for name, button in self.street_buttons.items():
                 entry = grid[name]
-                card = entry["card"] or "—"
-                button.description = f"{name} {card}"
+                button.description = street_label(name, entry["card"])
                 index = G.SLOT_INDEX[name]
                 button.disabled = index not in targets
                 button.button_style = "warning" if name in self.selection else ("info" if index in targets else "")
@@ -247,7 +276,8 @@ class BusCityWidget(GameWidget):
                 side = f", symbol on the {entry['side']} side" if entry["side"] and entry["symbol"] != "plain" else ""
                 act = {"move": "click to drive here (BUS-MOVE)", "place": "click to start here (BUS-START)",
                        "construction": "click to choose it for the swap (BUS-CONSTRUCTION)"}.get(node, "")
-                button.tooltip = f"Street {name}: {what}{side}." + (f" {act}" if index in targets else "")
+                card = f" {entry['card']}" if entry["card"] is not None else ""
+                button.tooltip = f"Street {name}{card}: {what}{side}." + (f" {act}" if index in targets else "")
         if node == "move":
             text = "Click a highlighted street card (outlined “reach” on the board) to drive there."
             if self.selection:
@@ -266,8 +296,9 @@ class BusCityWidget(GameWidget):
 
     # -- hooks -------------------------------------------------------------------------------
     def render_board(self, state: State, viewer: int | None) -> str:
-        """The table as SVG (see :func:`bus_lab.games.bus_city.render.grid_svg`)."""
-        return grid_html(state.view(viewer), selected=list(self.selection))
+        """The table as SVG (see :func:`bus_lab.games.bus_city.render.grid_svg`), without the status
+        sentence: the widget's status line shows it (once)."""
+        return grid_html(state.view(viewer), selected=list(self.selection), status=False)
 
     def header_html(self, state: State) -> str:
         """Title, the table options and the part of the game, with its rule ID."""

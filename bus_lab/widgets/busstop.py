@@ -92,7 +92,9 @@ class BusstopWidget(GameWidget):
 
     # -- hooks -------------------------------------------------------------------------------
     def render_board(self, state: State, viewer: int | None) -> str:
-        """The table as one SVG from ``state.view(viewer)`` (see :mod:`bus_lab.games.busstop.render`)."""
+        """The table as one SVG from ``state.view(viewer)`` (see :mod:`bus_lab.games.busstop.render`):
+        880 px wide at most, so it fits a notebook output area without scrolling sideways, and it
+        shrinks with a narrower one."""
         return f"<div class='bus-lab-table'>{table_svg(state.view(viewer))}</div>"
 
     @staticmethod

@@ -36,7 +36,7 @@ import ipywidgets as W
 from bus_lab.engine.core import State
 from bus_lab.engine.registry import load_game
 from bus_lab.engine.session import Session
-from bus_lab.games.ride_the_bus.cards import card_code
+from bus_lab.games.ride_the_bus.cards import card_label
 from bus_lab.games.ride_the_bus.render import table_svg
 from bus_lab.games.ride_the_bus.state import GIVE_BASE, MAX_BUS_GUESSES, QUESTIONS, RIDES_EACH
 from bus_lab.widgets.base import GameWidget, format_odds
@@ -379,10 +379,10 @@ class RideTheBusWidget(GameWidget):
             rule = "RTB-QB-COMPARE" if q.number in (2, 3) else "RTB-QB-ORDER"
             against = ""
             if q.number in (2, 3):
-                against = " against " + " and ".join(card_code(c) for c in state.run[: q.number - 1])
+                against = " against " + " and ".join(card_label(c) for c in state.run[: q.number - 1])
             return (f"Answer {label} on question {q.number} of the questions bus{against} ({rule}): {chance}. "
                     f"A miss costs 1 point and sends you back to question 1 (RTB-QB-MISS).")
-        beat = card_code(state.card_to_beat)
+        beat = card_label(state.card_to_beat)
         if state.gauntlet:
             return (f"Call {label} than {beat} (RTB-SG-RIDE): {chance}. A hit adds 1 to your streak "
                     f"({state.streak} of {state.target}); a miss ends this ride.")

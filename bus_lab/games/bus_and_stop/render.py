@@ -196,7 +196,7 @@ def table_svg(view: dict[str, Any]) -> str:
     height = y + 6
     label = escape(describe(view), quote=True)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" width="{WIDTH}" '
-            f'height="{height}" viewBox="0 0 {WIDTH} {height}" style="background:#f4f7f0">'
+            f'height="{height}" viewBox="0 0 {WIDTH} {height}" style="max-width:100%;height:auto;background:#f4f7f0">'
             + "".join(parts) + "</svg>")
 
 

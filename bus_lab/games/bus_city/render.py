@@ -154,9 +154,15 @@ def _progress(seat_view: dict[str, Any], x: float, y: float, vertical: bool, act
     return "".join(out)
 
 
-def describe(view: dict[str, Any]) -> str:
-    """The table in one or two sentences, for ``aria-label`` and screen readers."""
-    parts = [view["status"]]
+def describe(view: dict[str, Any], status: bool = True) -> str:
+    """The table in one or two sentences, for ``aria-label`` and screen readers.
+
+    Args:
+        view (dict): a BUS view.
+        status (bool): start with the status sentence; ``False`` when it is shown next to the
+            drawing anyway (the widget's status line), so it is not read out twice.
+    """
+    parts = [view["status"]] if status else []
     for s in view["seats"]:
         bus = s["bus"]
         where = f"bus on {bus['slot']} heading {bus['heading']}" if bus else "bus not placed"
@@ -167,18 +173,19 @@ def describe(view: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def grid_svg(view: dict[str, Any], selected: list[str] | None = None) -> str:
+def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status: bool = True) -> str:
     """The whole table as one SVG string, drawn from ``view`` (``State.view(seat)``).
 
     Args:
         view (dict): a BUS view.
         selected (list[str] | None): slot names to mark as chosen (the widget's construction
             chooser), drawn with a thick dashed outline and "chosen".
+        status (bool): put the status sentence in the ``aria-label`` too (see :func:`describe`).
     """
     selected = selected or []
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(describe(view))}" '
-           f'style="background:#fff;font-family:sans-serif">']
+           f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(describe(view, status))}" '
+           f'style="max-width:100%;height:auto;background:#fff;font-family:sans-serif">']
     # the four blocks
     for r in range(2):
         for c in range(2):
@@ -257,10 +264,17 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None) -> str:
     return "".join(out)
 
 
-def grid_html(view: dict[str, Any], selected: list[str] | None = None) -> str:
-    """``<div>`` with the status line and the SVG table (for ``_repr_html_`` and widgets)."""
-    return (f"<div class='bus-city-table'><div role='status'><b>{escape(view['status'])}</b></div>"
-            f"{grid_svg(view, selected)}</div>")
+def grid_html(view: dict[str, Any], selected: list[str] | None = None, *, status: bool = True) -> str:
+    """``<div>`` with the status line and the SVG table (for ``_repr_html_`` and widgets).
+
+    Args:
+        view (dict): a BUS view.
+        selected (list[str] | None): slots to mark as chosen (see :func:`grid_svg`).
+        status (bool): show the status sentence (a line above the drawing, and in its
+            ``aria-label``); the widget passes ``False`` because its own status line shows it.
+    """
+    line = f"<div role='status'><b>{escape(view['status'])}</b></div>" if status else ""
+    return f"<div class='bus-city-table'>{line}{grid_svg(view, selected, status=status)}</div>"
 
 
 def grid_text(view: dict[str, Any]) -> str:

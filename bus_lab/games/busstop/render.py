@@ -5,8 +5,9 @@ The picture: the line-up (queue slots q1…qQ, BSB-ROUND-LINEUP) under the playe
 its icons (black arrows to slots, a white icon, the conductor symbol, BSB-COMP-ZONE), the tiles
 played this round (face down until the reveal, BSB-ROUND-BID), then one row per board: the three
 buses with their seats and sort (BSB-BOARD-SORT; the third one locked until BSB-EXTRA-BUS), the
-temporary queue with its 13 spaces and the overflow (BSB-QUEUE), the passengers still to place and
-the score pile.
+temporary queue with its 13 spaces and the overflow (BSB-QUEUE) with the passengers still to place
+below it, and the score. The drawing is :data:`WIDTH` (880) pixels wide, so it fits a notebook
+output area (about 900-960 px) without scrolling sideways, and it shrinks to fit a narrower one.
 
 Accessibility: every passenger shows its sort as letters (Ba, Ch, Gi, Sa, Gr; a VIP adds a star,
 an ET reads ET; a player tile shows its number), so colour (the Okabe-Ito palette) is never the only
@@ -16,6 +17,9 @@ from __future__ import annotations
 
 from html import escape
 from typing import Any
+
+from bus_lab.games.busstop.components import KIND_CODES
+from bus_lab.games.busstop.state import KIND_LABELS
 
 SORTS = ("baby", "child", "girl", "salaryman", "granny")
 SHORT = {"baby": "Ba", "child": "Ch", "girl": "Gi", "salaryman": "Sa", "granny": "Gr"}
@@ -28,8 +32,16 @@ HIGHLIGHT = "#0072B2"
 SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00")
 T = 24  # passenger tile size (pixels)
 GAP = 3
-KIND_BY_CODE = {c: ("ET" if c == "ET" else SORTS[i % 5], 5 <= i < 10)
-                for i, c in enumerate(("Ba", "Ch", "Gi", "Sa", "Gr", "VBa", "VCh", "VGi", "VSa", "VGr", "ET"))}
+SMALL = 17  # a passenger in a queue or still to place (pixels)
+#: Width of the drawing in pixels: every part of the table fits inside (it is at most 900, the width of a
+#: notebook output area, so the table never scrolls sideways); see :func:`table_svg`.
+WIDTH = 880
+BUSES_X = 150  # where each board's first bus starts; the column left of it names the board
+BOARDS_Y = 150
+ROW_H = 66
+KIND_BY_CODE = {c: ("ET" if c == "ET" else SORTS[i % 5], 5 <= i < 10) for i, c in enumerate(KIND_CODES)}
+#: The letters printed on a passenger of each kind code (``"VGi"`` reads ``"Gi★"``); the log uses the same.
+LABEL_BY_CODE = dict(zip(KIND_CODES, KIND_LABELS))
 
 
 def describe(code: str, tile_sorts: dict[str, str]) -> tuple[str, bool, int | None, int | None]:
@@ -68,7 +80,7 @@ def passenger_svg(code: str, x: float, y: float, tile_sorts: dict[str, str], siz
                    f'<text x="{mid}" y="{y + size * 0.9}" font-size="{size * 0.3:.0f}" text-anchor="middle" '
                    f'fill="{INK}" font-family="sans-serif">{SHORT[sort]}</text>')
     else:
-        label = "ET" if sort == "ET" else SHORT[sort] + ("★" if vip else "")
+        label = LABEL_BY_CODE[code]
         out.append(f'<text x="{mid}" y="{y + size * 0.65}" font-size="{size * (0.36 if vip else 0.42):.0f}" '
                    f'font-weight="bold" text-anchor="middle" fill="{INK}" font-family="sans-serif">{label}</text>')
     out.append("</g>")
@@ -172,78 +184,90 @@ def table_svg(view: dict[str, Any]) -> str:
             code = f"{tile['owner']}/{tile['tile']}"
             out.append(passenger_svg(code, px + i * (T + GAP), y, tile_sorts))
     # the boards
-    y = 150
-    row_h = 62
+    y = BOARDS_Y
     acting = view["acting"] if view["node"] in ("place", "board") else None
     for k, board in enumerate(view["boards"]):
-        top = y + k * row_h
-        colour = SEAT_COLOURS[k % 5]
-        here = acting == k
-        fill = "#eef5fb" if here else "#fafafa"
-        out.append(f'<rect x="4" y="{top}" width="1000" height="{row_h - 6}" rx="6" fill="{fill}" '
-                   f'stroke="{HIGHLIGHT if here else colour}" stroke-width="{3 if here else 1.5}"/>')
-        label = board["name"]
-        if k == view["conductor"]:
-            label += " ♛"
-        out.append(_text(10, top + 16, label + (" ▶" if here else ""), 12, "bold", fill=INK))
-        extra = []
-        if k == view["proxy"] and view["proxy_player"] is not None:
-            extra.append(f"run by Seat {view['proxy_player']}")
-        if board["bonus_sort"]:
-            extra.append(f"bonus: {board['bonus_sort']}")
-        if board["requirement"]:
-            extra.append(f"goal: {board['requirement'].replace('_', ' ')}")
-        if extra:
-            out.append(_text(10, top + 29, ", ".join(extra), 9, fill=MUTED))
-        if board["hand"] and k != view["proxy"]:
-            out.append(_text(10, top + 42, "hand " + " ".join(map(str, board["hand"])), 9, fill=MUTED))
-        elif k == view["proxy"]:
-            out.append(_text(10, top + 42, f"{len(board['hand'])} tiles face down", 9, fill=MUTED))
-        x = 150
-        for b, bus in enumerate(board["buses"]):
-            w = bus["seats"] * (T + GAP) + 8
-            out.append(f'<rect x="{x}" y="{top + 14}" width="{w}" height="{T + 10}" rx="8" '
-                       f'fill="{"#ffffff" if bus["open"] else "#e4e4e4"}" stroke="{MUTED}"/>')
-            title = f"bus {b + 1}" + (f": {bus['sort']}" if bus["sort"] else "") + ("" if bus["open"] else " (locked)")
-            out.append(_text(x + 2, top + 11, title, 9, fill=MUTED))
-            for s in range(bus["seats"]):
-                sx, sy = x + 5 + s * (T + GAP), top + 19
-                if s < len(bus["passengers"]):
-                    out.append(passenger_svg(bus["passengers"][s], sx, sy, tile_sorts))
-                else:
-                    out.append(_empty(sx, sy, "" if bus["open"] else "×"))
-            x += w + 8
-        # the queue: 13 spaces on the board, the rest off the board
-        qx = x + 6
-        out.append(_text(qx, top + 11, f"queue {len(board['queue'])} (−2 each, VIP −6)", 9, fill=MUTED))
-        small = 17
-        for s in range(view["queue_spaces"]):
-            sx = qx + s * (small + 2)
-            if s < len(board["queue"]):
-                out.append(passenger_svg(board["queue"][s], sx, top + 19, tile_sorts, size=small))
-            else:
-                out.append(_empty(sx, top + 19, "9" if s == 8 else "", size=small))
-        over = len(board["queue"]) - view["queue_spaces"]
-        if over > 0:
-            out.append(_text(qx + view["queue_spaces"] * (small + 2) + 2, top + 32, f"+{over} off board", 10,
-                             "bold", fill="#8a2a00"))
-        rx = qx + view["queue_spaces"] * (small + 2) + 62
-        if board["received"]:
-            out.append(_text(rx, top + 11, "to place", 9, "bold", fill=HIGHLIGHT))
-            for i, code in enumerate(board["received"]):
-                out.append(passenger_svg(code, rx + i * (small + 2), top + 19, tile_sorts, size=small))
-        px = rx + 80
-        pile = board["pile"]
-        out.append(_text(px, top + 11, f"score pile {len(pile)}", 9, fill=MUTED))
-        if k < view["players"]:
-            pts = view["scores"][k]
-            out.append(_text(px, top + 30, f"{pts} pts", 13, "bold"))
-            if board["penalty"]:
-                out.append(_text(px, top + 44, f"{len(board['penalty'])} penalty tiles", 9, fill="#8a2a00"))
-    height = y + n * row_h + 4
+        out.append(_board_row(view, k, board, y + k * ROW_H, acting == k))
+    height = y + n * ROW_H + 4
     label = escape(table_summary(view))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="1010" height="{height}" viewBox="0 0 1010 {height}" '
-            f'role="img" aria-label="{label}" style="background:white">{"".join(out)}</svg>')
+    # At most WIDTH pixels wide (it fits a 900-pixel notebook output area at full size); in a
+    # narrower area it shrinks with its container (viewBox, max-width, height:auto).
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+            f'viewBox="0 0 {WIDTH} {height}" style="max-width:100%;height:auto;background:white" '
+            f'role="img" aria-label="{label}">{"".join(out)}</svg>')
+
+
+def _board_row(view: dict[str, Any], k: int, board: dict[str, Any], top: float, here: bool) -> str:
+    """One participant's board as a row of the table: who and what they know (left), the buses,
+    the queue with the passengers still to place below it, and the score (right)."""
+    tile_sorts = view["tile_sorts"]
+    colour = SEAT_COLOURS[k % 5]
+    out = [f'<rect x="4" y="{top}" width="{WIDTH - 8}" height="{ROW_H - 6}" rx="6" '
+           f'fill="{"#eef5fb" if here else "#fafafa"}" stroke="{HIGHLIGHT if here else colour}" '
+           f'stroke-width="{3 if here else 1.5}"/>']
+    # left: the name, then one short line each (they never run into the first bus)
+    label = board["name"] + (" ♛" if k == view["conductor"] else "") + (" ▶" if here else "")
+    out.append(_text(10, top + 15, label, 12, "bold", fill=INK))
+    lines = []
+    if k == view["proxy"] and view["proxy_player"] is not None:
+        lines.append(f"run by Seat {view['proxy_player']}")
+    if board["bonus_sort"]:
+        lines.append(f"bonus: {board['bonus_sort']}")
+    if board["requirement"]:
+        lines.append(f"goal: {board['requirement'].replace('_', ' ')}")
+    if k == view["proxy"]:
+        lines.append(f"{len(board['hand'])} tiles face down")
+    elif board["hand"]:
+        lines.append("hand " + " ".join(map(str, board["hand"])))
+    for i, line in enumerate(lines):  # at most three: bonus, goal and hand (the proxy: two)
+        out.append(_text(10, top + 27 + 11 * i, line, 9, fill=MUTED))
+    # the buses
+    x = BUSES_X
+    for b, bus in enumerate(board["buses"]):
+        w = bus["seats"] * (T + GAP) + 8
+        out.append(f'<rect x="{x}" y="{top + 14}" width="{w}" height="{T + 10}" rx="8" '
+                   f'fill="{"#ffffff" if bus["open"] else "#e4e4e4"}" stroke="{MUTED}"/>')
+        title = f"bus {b + 1}" + (f": {bus['sort']}" if bus["sort"] else "") + ("" if bus["open"] else " (locked)")
+        out.append(_text(x + 2, top + 11, title, 9, fill=MUTED))
+        for s in range(bus["seats"]):
+            sx, sy = x + 5 + s * (T + GAP), top + 19
+            if s < len(bus["passengers"]):
+                out.append(passenger_svg(bus["passengers"][s], sx, sy, tile_sorts))
+            else:
+                out.append(_empty(sx, sy, "" if bus["open"] else "×"))
+        x += w + 6
+    # the queue: 13 spaces on the board, the rest off the board (said on its title line)
+    qx = x + 4
+    spaces = view["queue_spaces"]
+    queue = board["queue"]
+    out.append(_text(qx, top + 11, f"queue {len(queue)} (−2 each, VIP −6)", 9, fill=MUTED))
+    over = len(queue) - spaces
+    if over > 0:
+        out.append(_text(qx + spaces * (SMALL + 2), top + 11, f"+{over} off board", 9, "bold", "end",
+                         fill="#8a2a00"))
+    for s in range(spaces):
+        sx = qx + s * (SMALL + 2)
+        if s < len(queue):
+            out.append(passenger_svg(queue[s], sx, top + 19, tile_sorts, size=SMALL))
+        else:
+            out.append(_empty(sx, top + 19, "9" if s == 8 else "", size=SMALL))
+    # the passengers still to place, under the queue
+    if board["received"]:
+        out.append(_text(qx, top + 51, "to place", 9, "bold", fill=HIGHLIGHT))
+        room = (spaces * (SMALL + 2) - 44) // (SMALL + 2)
+        for i, code in enumerate(board["received"][:room]):
+            out.append(passenger_svg(code, qx + 44 + i * (SMALL + 2), top + 39, tile_sorts, size=SMALL))
+        if len(board["received"]) > room:
+            out.append(_text(qx + spaces * (SMALL + 2), top + 51, f"+{len(board['received']) - room}", 9, "bold",
+                             "end", fill=HIGHLIGHT))
+    # the score
+    px = qx + spaces * (SMALL + 2) + 10
+    out.append(_text(px, top + 11, f"score pile {len(board['pile'])}", 9, fill=MUTED))
+    if k < view["players"]:
+        out.append(_text(px, top + 31, f"{view['scores'][k]} pts", 13, "bold"))
+        if board["penalty"]:
+            out.append(_text(px, top + 46, f"{len(board['penalty'])} penalty tiles", 9, fill="#8a2a00"))
+    return "".join(out)
 
 
 def table_html(view: dict[str, Any]) -> str:

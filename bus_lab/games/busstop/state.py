@@ -50,6 +50,10 @@ TILE_BASE = 100
 CHANCE_NODES = ("lineup", "proxy_bid", "proxy_reveal")
 #: How a class of passenger reads in move labels (class = sort 0-4, VIP of a sort 5-9, ET 10).
 CLASS_NAMES = SORTS + tuple(f"VIP {s}" for s in SORTS) + ("ET",)
+#: What is printed on each kind of passenger on the board (:mod:`bus_lab.games.busstop.render`) and
+#: names it in the log: the sort's letters, a VIP adds a star (``"Gi★"``), ``"ET"``. The kind codes
+#: (``"VGi"``) stay the labels of the draws and of scripted decks.
+KIND_LABELS = KIND_CODES[:VIP_BASE] + tuple(f"{c}★" for c in KIND_CODES[:VIP_BASE]) + ("ET",)
 
 #: Aliases accepted by :meth:`BusstopState.string_to_action` for draws (lower case).
 _DRAW_ALIASES = {name.lower(): k for k, name in enumerate(KIND_NAMES)}
@@ -438,7 +442,7 @@ class BusstopState(State):
     def _on_lineup(self, kind: int) -> None:
         self.stack[kind] -= 1
         self.lineup.append(kind)
-        self._log("BSB-ROUND-LINEUP", f"q{len(self.lineup)}: {KIND_NAMES[kind]} ({KIND_CODES[kind]}).",
+        self._log("BSB-ROUND-LINEUP", f"q{len(self.lineup)}: {KIND_NAMES[kind]} ({KIND_LABELS[kind]}).",
                   slot=len(self.lineup), kind=KIND_CODES[kind])
         if len(self.lineup) == self.zone.passengers:
             self._start_bidding()

@@ -110,25 +110,38 @@ def _ride_text(view: dict[str, Any]) -> str:
     return f"All {g['total_rides']} rides used"
 
 
+def code_label(code: str | None) -> str | None:
+    """A card as the board prints it, rank and suit symbol (``"TD"`` → ``"10♦"``); ``None`` stays ``None``."""
+    if code is None:
+        return None
+    rank, symbol, _ = _label(code)
+    return rank + symbol
+
+
+def _names(codes: list[str]) -> list[str]:
+    return [code_label(c) for c in codes]
+
+
 def describe(view: dict[str, Any]) -> str:
-    """A sentence-level description of the table for screen readers (the SVG's aria-label).
+    """A sentence-level description of the table for screen readers (the SVG's aria-label); cards
+    are named as the board prints them and as the event log names them (``"10♦"``).
 
     Args:
         view (dict): ``state.view(seat)``.
     """
     gauntlet = _gauntlet(view)
-    rows = "; ".join(f"seat {s}: {' '.join(r) or 'no cards'}, {_plural(p, 'point')}"
+    rows = "; ".join(f"seat {s}: {' '.join(_names(r)) or 'no cards'}, {_plural(p, 'point')}"
                      for s, (r, p) in enumerate(zip(view["rows"], view["points"])))
     parts = [f"Ride the Bus table{' (solo gauntlet)' if gauntlet else ''}. {view['status']} Rows: {rows}."]
     if gauntlet:
         parts.append("Part 1 points only set the ride order.")
     if view.get("pyramid"):
-        flipped = [f"{s['card']} on row {s['row']}" for s in view["pyramid"] if s["card"]]
+        flipped = [f"{code_label(s['card'])} on row {s['row']}" for s in view["pyramid"] if s["card"]]
         parts.append(f"Pyramid, {_row_points_words(view)}: "
                      f"{', '.join(flipped) if flipped else 'no card flipped yet'}.")
     if view.get("spots"):
         spots = [f"row {s['row']} {s['kind']} spot ({s['points']} per card): "
-                 f"{' then '.join(s['cards']) if s['cards'] else 'not flipped'}" for s in view["spots"]]
+                 f"{' then '.join(_names(s['cards'])) if s['cards'] else 'not flipped'}" for s in view["spots"]]
         parts.append("Give and Take board: " + "; ".join(spots) + ".")
     bus = view["bus"]
     if gauntlet:
@@ -137,13 +150,15 @@ def describe(view: dict[str, Any]) -> str:
             parts.append(f"Ride order: {order}. {_ride_text(view)}; {bus['target']} hits in a row win.")
         if bus["rider"] is not None and gauntlet["order"]:
             parts.append(f"Seat {bus['rider']} rides, streak {bus['streak']}, card to beat "
-                         f"{bus['card_to_beat'] or 'not flipped yet'}.")
+                         f"{code_label(bus['card_to_beat']) or 'not flipped yet'}.")
     elif bus["rider"] is not None:
         if bus["kind"] == "questions":
             parts.append(f"Questions bus: seat {bus['rider']} rides, run so far "
-                         f"{' '.join(bus['run']) or 'empty'}, guess {bus['guesses']} of {bus['max_guesses']} used.")
+                         f"{' '.join(_names(bus['run'])) or 'empty'}, guess {bus['guesses']} of {bus['max_guesses']} "
+                         "used.")
         else:
-            parts.append(f"Bus: seat {bus['rider']} rides, card to beat {bus['card_to_beat'] or 'not flipped yet'}, "
+            beat = code_label(bus["card_to_beat"]) or "not flipped yet"
+            parts.append(f"Bus: seat {bus['rider']} rides, card to beat {beat}, "
                          f"streak {bus['streak']} of {bus['target']}, guesses {bus['guesses']} of "
                          f"{bus['max_guesses']}.")
     return " ".join(parts)

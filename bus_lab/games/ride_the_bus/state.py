@@ -10,6 +10,10 @@ Actions (ints):
 * ``RED``, ``BLACK``, ``HIGHER``, ``LOWER``, ``INSIDE``, ``OUTSIDE``, ``CLUBS`` …
   ``SPADES``: guesses;
 * ``GIVE_BASE + k``: hand the points at stake to seat ``k``.
+
+Sentences (event texts and :meth:`RideTheBusState.status`) name a card the way the board draws it,
+rank and suit symbol (``"10♦"``, :func:`.cards.card_label`); action labels, scripted decks and the
+machine-readable ``Event.data`` keep the card codes (``"TD"``).
 """
 from __future__ import annotations
 
@@ -238,7 +242,7 @@ class RideTheBusState(State):
         right = judge(self.pending_guess, card, self.rows[seat])
         self.pending_guess = None
         self.rows[seat].append(card)
-        self._log("RTB-Q-ORDER", f"{C.card_code(card)} is dealt face up into {seat_name(seat)}'s row.",
+        self._log("RTB-Q-ORDER", f"{C.card_label(card)} is dealt face up into {seat_name(seat)}'s row.",
                   seat=seat, card=C.card_code(card))
         if right and self.num_players > 1:
             self._log("RTB-Q-RIGHT", f"Right! {seat_name(seat)} hands {q.points} point"
@@ -317,7 +321,7 @@ class RideTheBusState(State):
         self.draw.discard(card)
         self.pyramid[index] = card
         self.in_play = [card]
-        self._log("RTB-P-FLIP", f"Pyramid card {index + 1} of 10 (row {row}) is flipped: {C.card_code(card)}.",
+        self._log("RTB-P-FLIP", f"Pyramid card {index + 1} of 10 (row {row}) is flipped: {C.card_label(card)}.",
                   index=index, row=row, card=C.card_code(card))
         for seat in range(self.num_players):  # RTB-P-MATCH: seat order
             matching = [c for c in self.rows[seat] if C.rank(c) == C.rank(card)]
@@ -326,9 +330,10 @@ class RideTheBusState(State):
             self.rows[seat] = [c for c in self.rows[seat] if C.rank(c) != C.rank(card)]
             self.discard.extend(matching)
             codes = [C.card_code(c) for c in matching]
-            self._log("RTB-P-MATCH", f"{seat_name(seat)} matches and plays {', '.join(codes)}.",
+            names = ", ".join(C.card_label(c) for c in matching)
+            self._log("RTB-P-MATCH", f"{seat_name(seat)} matches and plays {names}.",
                       seat=seat, cards=codes)
-            self._log("RTB-DISCARD", f"{', '.join(codes)} go{'es' if len(codes) == 1 else ''} to the discard pile.",
+            self._log("RTB-DISCARD", f"{names} go{'es' if len(codes) == 1 else ''} to the discard pile.",
                       cards=codes)
             for c in matching:
                 self.gives.append((seat, worth, "RTB-P-GIVE", "Part 2: pyramid points given by others"))
@@ -345,7 +350,8 @@ class RideTheBusState(State):
     def _finish_flip(self) -> None:
         card = self.in_play.pop()
         self.discard.append(card)
-        self._log("RTB-DISCARD", f"The flipped {C.card_code(card)} goes to the discard pile.", cards=[C.card_code(card)])
+        self._log("RTB-DISCARD", f"The flipped {C.card_label(card)} goes to the discard pile.",
+                  cards=[C.card_code(card)])
         self.pyramid_index += 1
         if self.pyramid_index == len(self.pyramid):
             self._start_bus()
@@ -376,7 +382,7 @@ class RideTheBusState(State):
         self.in_play = [card]
         again = " again" if len(self.spots[index]) > 1 else ""
         self._log("RTB-GT-LAYOUT", f"The {kind.capitalize()} spot of row {row} is flipped{again}: "
-                  f"{C.card_code(card)}.", index=index, kind=kind, card=C.card_code(card))
+                  f"{C.card_label(card)}.", index=index, kind=kind, card=C.card_code(card))
         rule = "RTB-GT-GIVE" if kind == "give" else "RTB-GT-TAKE"
         matched = False
         for seat in range(self.num_players):
@@ -387,16 +393,17 @@ class RideTheBusState(State):
             self.rows[seat] = [c for c in self.rows[seat] if C.rank(c) != C.rank(card)]
             self.discard.extend(matching)
             codes = [C.card_code(c) for c in matching]
+            names = ", ".join(C.card_label(c) for c in matching)
             if kind == "give":
-                self._log(rule, f"{seat_name(seat)} plays {', '.join(codes)} and picks who takes the points.",
+                self._log(rule, f"{seat_name(seat)} plays {names} and picks who takes the points.",
                           seat=seat, cards=codes)
                 for _ in matching:
                     self.gives.append((seat, worth, rule, "Part 2: Give spot points given by others"))
             else:
                 self._add_points(seat, worth * len(matching), "Part 2: Take spot points", rule)
-                self._log(rule, f"{seat_name(seat)} plays {', '.join(codes)} and takes {worth * len(matching)} "
+                self._log(rule, f"{seat_name(seat)} plays {names} and takes {worth * len(matching)} "
                           f"point{'s' if worth * len(matching) > 1 else ''}.", seat=seat, cards=codes)
-            self._log("RTB-DISCARD", f"{', '.join(codes)} go{'es' if len(codes) == 1 else ''} to the discard pile.",
+            self._log("RTB-DISCARD", f"{names} go{'es' if len(codes) == 1 else ''} to the discard pile.",
                       cards=codes)
         if matched:
             self._log("RTB-GT-POINTS", f"Row {row} is worth {worth} point{'s' if worth > 1 else ''} per card played.",
@@ -411,18 +418,19 @@ class RideTheBusState(State):
         self.discard.append(card)
         held = {C.rank(c) for row_cards in self.rows for c in row_cards}
         if not any(C.rank(c) in held for c in list(self.draw) + self.discard):
-            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_code(card)}'s rank, and no card left in the draw or "
+            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_label(card)}'s rank, and no card left in the draw or "
                       f"discard pile matches a card in anyone's row: Part 2 ends.")
             self._end_part_two()
         else:
-            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_code(card)}'s rank: it goes to the discard pile and "
+            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_label(card)}'s rank: it goes to the discard pile and "
                       f"the spot is flipped again.")
             self._to_chance("spot_flip")
 
     def _finish_spot(self) -> None:
         card = self.in_play.pop()
         self.discard.append(card)
-        self._log("RTB-DISCARD", f"The spot's {C.card_code(card)} goes to the discard pile.", cards=[C.card_code(card)])
+        self._log("RTB-DISCARD", f"The spot's {C.card_label(card)} goes to the discard pile.",
+                  cards=[C.card_code(card)])
         self.spot_index += 1
         holders = sum(1 for row_cards in self.rows if row_cards)
         if self.spot_index == GIVE_TAKE_SPOTS:
@@ -460,10 +468,10 @@ class RideTheBusState(State):
         self.in_play = [card]
         self.bus_cards.append(card)
         if self.gauntlet:
-            self._log("RTB-SG-RIDE", f"The first ride starts: {C.card_code(card)} is flipped face up.",
+            self._log("RTB-SG-RIDE", f"The first ride starts: {C.card_label(card)} is flipped face up.",
                       card=C.card_code(card))
         else:
-            self._log("RTB-B-FLIP", f"The bus starts: {C.card_code(card)} is flipped face up.", card=C.card_code(card))
+            self._log("RTB-B-FLIP", f"The bus starts: {C.card_label(card)} is flipped face up.", card=C.card_code(card))
         self.node = "bus_guess"
 
     def _on_bus_guess(self, guess: int) -> None:
@@ -473,7 +481,7 @@ class RideTheBusState(State):
         else:
             what = f"(guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES})"
         self._log("RTB-SG-RIDE" if self.gauntlet else "RTB-B-GUESS", f"{seat_name(self.rider)} calls "
-                  f"{GUESS_LABELS[guess]} than {C.card_code(self.card_to_beat)} {what}.", guess=GUESS_LABELS[guess])
+                  f"{GUESS_LABELS[guess]} than {C.card_label(self.card_to_beat)} {what}.", guess=GUESS_LABELS[guess])
         self._to_chance("bus_deal")
 
     def _on_bus_deal(self, card: int) -> None:
@@ -493,14 +501,14 @@ class RideTheBusState(State):
         if self.gauntlet:
             self._gauntlet_result(card, hit)
         elif hit:
-            self._log("RTB-B-STREAK", f"{C.card_code(card)}: a hit, streak {self.streak} of {self.target}.",
+            self._log("RTB-B-STREAK", f"{C.card_label(card)}: a hit, streak {self.streak} of {self.target}.",
                       card=C.card_code(card), hit=True, streak=self.streak)
         else:
             self.streak = 0
             self._add_points(rider, 1, "Part 3: misses on the bus", "RTB-B-STREAK")
-            self._log("RTB-B-STREAK", f"{C.card_code(card)}: a miss; {seat_name(rider)} takes 1 point and "
+            self._log("RTB-B-STREAK", f"{C.card_label(card)}: a miss; {seat_name(rider)} takes 1 point and "
                       f"the streak goes back to 0.", card=C.card_code(card), hit=False, streak=0)
-        self._log("RTB-DISCARD", f"{C.card_code(old)} is no longer needed and goes to the discard pile.",
+        self._log("RTB-DISCARD", f"{C.card_label(old)} is no longer needed and goes to the discard pile.",
                   cards=[C.card_code(old)])
         if self.gauntlet:
             if self.node is not None:
@@ -522,7 +530,7 @@ class RideTheBusState(State):
         rule = "RTB-QB-COMPARE" if q.number in (2, 3) else "RTB-QB-ORDER"
         against = ""
         if q.number in (2, 3):
-            against = " (against " + " and ".join(C.card_code(c) for c in self.run[: q.number - 1]) + ")"
+            against = " (against " + " and ".join(C.card_label(c) for c in self.run[: q.number - 1]) + ")"
         self._log(rule, f"{seat_name(self.rider)} answers Q{q.number} ({q.text}) on the bus: "
                   f"{GUESS_LABELS[guess]}{against}, guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.",
                   guess=GUESS_LABELS[guess], question=q.number)
@@ -541,7 +549,7 @@ class RideTheBusState(State):
             self.in_play = list(self.run)
             self.streak = len(self.run)
             self.best_streak = max(self.best_streak, self.streak)
-            self._log("RTB-QB-ORDER", f"{C.card_code(card)}: right on Q{q.number}.", card=C.card_code(card),
+            self._log("RTB-QB-ORDER", f"{C.card_label(card)}: right on Q{q.number}.", card=C.card_code(card),
                       hit=True, streak=self.streak)
         else:
             lost = self.run + [card]
@@ -551,8 +559,9 @@ class RideTheBusState(State):
             self.streak = 0
             self._add_points(rider, 1, "Part 3: misses on the bus", "RTB-QB-MISS")
             codes = [C.card_code(c) for c in lost]
-            self._log("RTB-QB-MISS", f"{C.card_code(card)}: a miss on Q{q.number}; {seat_name(rider)} takes 1 point, "
-                      f"goes back to Q1, and the run ({', '.join(codes)}) goes to the discard pile.",
+            names = ", ".join(C.card_label(c) for c in lost)
+            self._log("RTB-QB-MISS", f"{C.card_label(card)}: a miss on Q{q.number}; {seat_name(rider)} takes 1 point, "
+                      f"goes back to Q1, and the run ({names}) goes to the discard pile.",
                       card=C.card_code(card), hit=False, cards=codes)
         if len(self.run) == len(QUESTIONS):
             self._log("RTB-QB-END", f"All four answered right in a row: {seat_name(rider)} gets off the bus.")
@@ -580,22 +589,23 @@ class RideTheBusState(State):
 
     def _gauntlet_result(self, card: int, hit: bool) -> None:
         rider = self.rider
-        code = C.card_code(card)
+        code = C.card_code(card)  # Event.data keeps the code; the sentences name the card as the board does
+        label = C.card_label(card)
         if hit:
             self.ride_best[rider] = max(self.ride_best[rider], self.streak)
             if self.streak >= self.target:
-                self._log("RTB-SG-WIN", f"{code}: {self.target} hits in a row! {seat_name(rider)} wins on the spot.",
+                self._log("RTB-SG-WIN", f"{label}: {self.target} hits in a row! {seat_name(rider)} wins on the spot.",
                           card=code, hit=True, streak=self.streak)
                 self.gauntlet_winners = [rider]
                 self._finish()
             else:
-                self._log("RTB-SG-RIDE", f"{code}: a hit, streak {self.streak}.", card=code, hit=True,
+                self._log("RTB-SG-RIDE", f"{label}: a hit, streak {self.streak}.", card=code, hit=True,
                           streak=self.streak)
             return
         self.ride_number += 1
         total = len(self.ride_order) * RIDES_EACH
-        self._log("RTB-SG-RIDE", f"{code}: a miss ends {seat_name(rider)}'s ride {self.ride_number} of {total} "
-                  f"(streak {self.streak}); {code} is the card to beat for the next ride.", card=code, hit=False,
+        self._log("RTB-SG-RIDE", f"{label}: a miss ends {seat_name(rider)}'s ride {self.ride_number} of {total} "
+                  f"(streak {self.streak}); {label} is the card to beat for the next ride.", card=code, hit=False,
                   streak=self.streak)
         self.streak = 0
         if self.ride_number >= total:
@@ -735,7 +745,7 @@ class RideTheBusState(State):
             return f"Flip the {self.spot_kind(i).capitalize()} spot of row {i // 2 + 1}."
         if node == "qb_guess":
             q = QUESTIONS[len(self.run)]
-            run = [C.card_code(c) for c in self.run]
+            run = [C.card_label(c) for c in self.run]
             text = {2: f"higher or lower than the run's first card {run[0]}" if run else q.text,
                     3: f"inside or outside the run's first two cards {' and '.join(run[:2])}"}.get(q.number, q.text)
             return (f"{seat_name(self.rider)} on the questions bus, Q{q.number}: {text}? "
@@ -744,7 +754,7 @@ class RideTheBusState(State):
             return f"Deal the next bus card ({GUESS_LABELS[self.pending_guess]} was called)."
         if node == "bus_guess" and self.gauntlet:
             return (f"{seat_name(self.rider)}, ride {self.ride_number + 1} of {len(self.ride_order) * RIDES_EACH}: "
-                    f"higher or lower than {C.card_code(self.card_to_beat)}? Streak {self.streak} of {self.target}.")
+                    f"higher or lower than {C.card_label(self.card_to_beat)}? Streak {self.streak} of {self.target}.")
         if node == "bus_start" and self.gauntlet:
             return f"{seat_name(self.rider)} takes the first ride: flip the first card."
         if node == "flip":
@@ -752,7 +762,7 @@ class RideTheBusState(State):
         if node == "bus_start":
             return f"{seat_name(self.rider)} rides the bus: flip the first card."
         if node == "bus_guess":
-            return (f"{seat_name(self.rider)} on the bus: higher or lower than {C.card_code(self.card_to_beat)}? "
+            return (f"{seat_name(self.rider)} on the bus: higher or lower than {C.card_label(self.card_to_beat)}? "
                     f"Streak {self.streak} of {self.target}, guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.")
         return f"Deal the next bus card ({GUESS_LABELS[self.pending_guess]} was called)."
 
