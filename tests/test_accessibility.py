@@ -26,7 +26,7 @@ import ipywidgets as W
 import pytest
 
 import bus_lab.widgets as widgets
-from bus_lab.widgets import GameWidget
+from bus_lab.widgets import FoldingPanel, GameWidget
 
 #: Positions along a bots-only game where the widget is checked (fractions of the game's length).
 FRACTIONS = (0, 1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6, 1)
@@ -126,15 +126,16 @@ def _hidden(widget: W.Widget) -> bool:
     return isinstance(layout, W.Layout) and (layout.display == "none" or layout.visibility == "hidden")
 
 
-def walk(widget: W.Widget, hidden: bool = False) -> Iterator[tuple[W.Widget, bool]]:
+def walk(widget: W.Widget, hidden: bool = False, openable: bool = False) -> Iterator[tuple[W.Widget, bool]]:
     """Every widget in the tree with whether it is hidden (itself or a parent has display none).
 
-    The children of a collapsed Accordion or of a Tab are not hidden: the user can open them.
+    The contents of a closed FoldingPanel (and of an Accordion or a Tab) are not hidden: the user
+    can open them, so they are checked too.
     """
-    hidden = hidden or _hidden(widget)
+    hidden = hidden or (_hidden(widget) and not openable)
     yield widget, hidden
     for child in getattr(widget, "children", ()) or ():
-        yield from walk(child, hidden)
+        yield from walk(child, hidden, openable=isinstance(widget, FoldingPanel) and child is widget.body)
 
 
 def accessibility_problems(root: W.Widget) -> list[str]:
@@ -347,3 +348,52 @@ def test_the_status_line_says_in_words_what_the_last_step_did(cls):
     previous = w.session.state_at(w.session.position - 1)
     expected = state.events()[len(previous.events())]
     assert f"[{expected.rule}]" in w.status.value
+
+
+def test_classroom_polish_of_the_controls():
+    """Odds at the ends read in words; Step is disabled while a person must move (the move buttons
+    make that move); Reset comes after the seed box; the two seed boxes of Ride the Bus agree."""
+    from fractions import Fraction
+
+    from bus_lab.widgets import RideTheBusWidget, format_odds
+
+    assert format_odds(Fraction(0)) == "0 (impossible)" and format_odds(Fraction(1)) == "1 (certain)"
+    assert format_odds(Fraction(28, 51)) == "28/51 (54.9%)"
+    w = RideTheBusWidget(players=2, humans=(0,), seed=4)
+    assert w.session.waiting_for_human() and w.step_button.disabled
+    w.action_buttons[0].click()                   # seat 0 answers; a card is to be dealt
+    assert not w.session.waiting_for_human() and not w.step_button.disabled
+    controls = next(c for c in w.widget.children if isinstance(c, W.HBox) and w.reset_button in c.children)
+    order = list(controls.children)
+    assert order.index(w.seed_box) + 1 == order.index(w.reset_button)
+    w.seed_box.value = 123
+    assert w.settings["seed"].value == 123
+    w.settings["seed"].value = 77
+    assert w.seed_box.value == 77
+    w.reset_button.click()
+    assert w.session.seed == 77 and w.settings["seed"].value == 77
+
+
+def test_view_as_says_when_a_seat_sees_the_whole_table():
+    """Switching "View as" to a seat that sees everything changes nothing on the board, so a note
+    says why; where a seat's view hides something (Busstop's face-down tiles), no note."""
+    from bus_lab.widgets import BusstopWidget, RideTheBusWidget
+
+    w = RideTheBusWidget(players=3, humans=(), seed=2)
+    w.viewer.value = 1
+    assert "Seat 1 sees the whole table" in w.viewer_note.value
+    w.viewer.value = w.viewer.options[0][1]          # the spectator: no note
+    assert w.viewer_note.value == ""
+    def hidden_from_seat_0(state) -> list[str]:
+        seat, spectator = state.view(0), state.view(None)
+        return [key for key in spectator if key != "viewer" and seat.get(key) != spectator[key]]
+
+    b = BusstopWidget(players=3, humans=(), seed=2)
+    b.viewer.value = 0
+    assert "Seat 0 sees the whole table" in b.viewer_note.value     # nothing hidden at the start
+    for _ in range(40):
+        b.step_button.click()
+        if hidden_from_seat_0(b.session.state):
+            break
+    assert hidden_from_seat_0(b.session.state), "no hidden information found in 40 steps"
+    assert b.viewer_note.value == ""

@@ -199,7 +199,7 @@ def test_bots_only_demo_steps_and_the_log_cites_rules():
     assert isinstance(w, GameWidget)
     assert all(b.tooltip for b in w.street_buttons.values())
     assert 'role="img"' in w.board.value
-    assert "red-pink" in w.sheet_panel.children[0].value  # the component sheet panel
+    assert "red-pink" in w.sheet_panel.body.value  # the component sheet panel
 
 
 def test_bad_arguments_raise():

@@ -195,7 +195,7 @@ def test_log_scores_and_sheet_panel():
     w.refresh()
     assert all(re.match(r"\[BSB-[A-Z0-9-]+\] ", line) for line in log_lines(w))
     assert "[BSB-SCORE-PILE]" in w.scores.value
-    sheet = w.sheet_panel.children[0].value
+    sheet = w.sheet_panel.body.value
     assert "P2: ●q2 ●q3 ○W ♛" in html.unescape(sheet)
     assert "[BSB-COMP-ZONE]" in sheet
 

@@ -18,7 +18,7 @@ import pytest
 from bus_lab import ParameterError, Session, load_game
 from bus_lab.games.ride_the_bus.cards import card_code, card_label
 from bus_lab.prob import guess_odds
-from bus_lab.widgets import GameWidget, RideTheBusWidget
+from bus_lab.widgets import FoldingPanel, GameWidget, RideTheBusWidget
 
 RANK_OF = {r: v for v, r in enumerate("23456789TJQKA", start=2)}
 FULL_DECK = [(rank, suit) for rank in range(2, 15) for suit in "CDHS"]
@@ -394,7 +394,9 @@ def check_bus_odds_shown(w) -> int:
     for b in visible(w):
         label, odds = b.description.split(" — ")
         p = hand_odds(state, label, reference)
-        assert odds == f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)", (label, reference)
+        expected = {0: "0 (impossible)", 1: "1 (certain)"}.get(p, f"{p.numerator}/{p.denominator} "
+                                                                 f"({float(p) * 100:.1f}%)")
+        assert odds == expected, (label, reference)
         assert odds in b.tooltip
         checked += 1
     return checked
@@ -531,8 +533,12 @@ def test_give_and_take_board_stacks_reflipped_cards_and_marks_the_spot():
 # -- the table settings panel ------------------------------------------------------------------
 def test_settings_panel_is_filled_in_from_the_options_and_closed():
     w = RideTheBusWidget(players=3, board="give_and_take", bus="questions", streak=4, humans=(1,), bot="random")
-    assert isinstance(w.settings_panel, ipywidgets.Accordion) and w.settings_panel.selected_index is None
-    assert w.settings_panel.titles == ("Table settings",) and w.settings_panel in w.widget.children
+    assert isinstance(w.settings_panel, FoldingPanel) and not w.settings_panel.is_open
+    assert w.settings_panel.body.layout.display == "none" and w.settings_panel in w.widget.children
+    assert w.settings_panel.toggle.description == "Table settings" and w.settings_panel.toggle.tooltip
+    w.settings_panel.toggle.value = True           # Enter or a click on the title button opens it
+    assert w.settings_panel.body.layout.display is None and w.settings_panel.is_open
+    assert "open" in w.settings_panel.toggle.description and w.settings_panel.toggle.icon == "chevron-down"
     assert w.settings_values() == dict(players=3, board="give_and_take", row_points="escalating",
                                        bus="questions", streak=4, mode="classic")
     assert w.seat_kinds() == ["random", "human", "random"]

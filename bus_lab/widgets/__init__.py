@@ -13,10 +13,11 @@ Example::
 Every ``RideTheBusWidget`` has a collapsible "Table settings" panel (players, who plays each seat,
 board, row points, bus, streak, mode, seed) and a button that deals a new game with them.
 """
-from bus_lab.widgets.base import GameWidget, format_odds
+from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
 from bus_lab.widgets.bus_and_stop import BusAndStopWidget
 from bus_lab.widgets.bus_city import BusCityWidget
 from bus_lab.widgets.busstop import BusstopWidget
 from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 
-__all__ = ["GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "BusstopWidget", "format_odds"]
+__all__ = ["FoldingPanel", "GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "BusstopWidget",
+           "format_odds"]

@@ -51,17 +51,61 @@ _PLAY_MAX = 1_000_000
 
 
 def format_odds(p: Fraction) -> str:
-    """An exact chance as a fraction and a percentage, e.g. ``"28/51 (54.9%)"``.
+    """An exact chance as a fraction and a percentage, e.g. ``"28/51 (54.9%)"``; ``"0 (impossible)"``
+    and ``"1 (certain)"`` at the ends.
 
     Args:
         p (Fraction): a probability between 0 and 1.
     """
     p = Fraction(p)
+    if p == 0:
+        return "0 (impossible)"
+    if p == 1:
+        return "1 (certain)"
     return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
 
 
 def _button(label: str, tooltip: str, icon: str = "", width: str = "auto") -> W.Button:
     return W.Button(description=label, tooltip=tooltip, icon=icon, layout=W.Layout(width=width))
+
+
+class FoldingPanel(W.VBox):
+    """A panel opened and closed by a labelled toggle button (closed at first by default).
+
+    Used instead of ``ipywidgets.Accordion``, whose header cannot be reached with the Tab key:
+    the toggle is a real button, so the panel opens with Enter or Space, and a screen reader
+    hears its title and whether it is open.
+
+    Args:
+        title (str): the button's text, e.g. ``"Table settings"``.
+        body (Widget): what the panel shows when open.
+        tooltip (str): the button's tooltip (what is inside).
+        open (bool): start open.
+
+    Attributes:
+        toggle (ToggleButton): ``value`` is True while open. body (Widget): the contents.
+    """
+
+    def __init__(self, title: str, body: W.Widget, tooltip: str, open: bool = False):
+        self.title = title
+        self.toggle = W.ToggleButton(value=bool(open), description=title, tooltip=tooltip,
+                                     layout=W.Layout(width="auto"))
+        self.body = body
+        super().__init__([self.toggle, body])
+        self.toggle.observe(lambda _change: self._show(), names="value")
+        self._show()
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the panel shows its contents."""
+        return bool(self.toggle.value)
+
+    def _show(self) -> None:
+        opened = self.is_open
+        with self.toggle.hold_sync():
+            self.toggle.icon = "chevron-down" if opened else "chevron-right"
+            self.toggle.description = f"{self.title} (open: press to close)" if opened else self.title
+        self.body.layout.display = None if opened else "none"
 
 
 class GameWidget:
@@ -84,7 +128,7 @@ class GameWidget:
 
     Attributes (for headless use and tests):
         widget (the ``VBox`` shown), session, board, header, status, error, log, scores,
-        step_button, back_button, forward_button, reset_button, seed_box, autoplay (the Auto-play /
+        step_button, back_button, forward_button, reset_button, seed_box, viewer_note, autoplay (the Auto-play /
         Pause toggle), play (the hidden ``Play`` timer it drives), timeline, viewer,
         action_buttons (list of
         ``Button``; the ones in use have ``layout.display != "none"``), prompt, pick_box,
@@ -118,7 +162,8 @@ class GameWidget:
         self.step_button = _button("Step", "Take one step: draw the next card or let a bot move", "step-forward")
         self.back_button = _button("Back", "Undo the last step (Forward brings it back)", "undo")
         self.forward_button = _button("Forward", "Redo a step you went back from", "redo")
-        self.reset_button = _button("Reset", "Start a new game with the seed in the seed box", "refresh")
+        self.reset_button = _button("Reset", "Start a new game with the seed in the seed box (this game is "
+                                    "discarded: Back cannot bring it back)", "refresh")
         self.seed_box = W.IntText(value=session.seed, description="Seed", tooltip="Seed of the next game "
                                   "(same seed, same cards and bot moves); press Reset to use it",
                                   style={"description_width": "initial"}, layout=W.Layout(width="150px"))
@@ -157,16 +202,20 @@ class GameWidget:
         self.timeline.observe(self._on_timeline, names="value")
         self.viewer.observe(lambda _c: None if self._syncing else self._guarded(self._do_view), names="value")
 
+        # The seed box comes before Reset, so a stray Tab and Enter after Auto-play lands on the box,
+        # not on Reset (which Back cannot undo).
         controls = W.HBox([self.back_button, self.step_button, self.forward_button, self.autoplay, self.play,
-                           self.reset_button, self.seed_box], layout=W.Layout(flex_flow="row wrap",
+                           self.seed_box, self.reset_button], layout=W.Layout(flex_flow="row wrap",
                                                                               align_items="center"))
         # Side by side when there is room, the log below the scores in a narrow output area.
         panels = W.HBox([W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(flex="1 1 460px")),
                          W.VBox([W.HTML("<b>Event log</b> (newest first, rule ID in brackets)"), self.log],
                                 layout=W.Layout(flex="1 1 380px"))],
                         layout=W.Layout(flex_flow="row wrap", grid_gap="4px 16px"))
+        self.viewer_note = W.HTML()
+        viewer_row = W.HBox([self.viewer, self.viewer_note], layout=W.Layout(align_items="center"))
         self.widget = W.VBox([self.header, self.status, self.error, self.board, self.prompt, self.action_box,
-                              self.pick_row, controls, self.timeline, self.viewer, panels])
+                              self.pick_row, controls, self.timeline, viewer_row, panels])
         self._guarded(self.refresh)
 
     def _repr_mimebundle_(self, **kwargs: Any):
@@ -228,6 +277,20 @@ class GameWidget:
         The default shows ``state.view(viewer)`` as indented JSON.
         """
         return f"<pre>{escape(json.dumps(state.view(viewer), indent=1))}</pre>"
+
+    def viewer_note_html(self, state: State, viewer: int | None) -> str:
+        """A note beside "View as" when the chosen seat sees exactly what the spectator sees (so
+        switching shows no change, e.g. in games where every card on the table is face up)."""
+        if viewer is None:
+            return ""
+        seat_view, spectator = state.view(viewer), state.view(None)
+        if isinstance(seat_view, dict) and isinstance(spectator, dict):   # who is looking is not content
+            seat_view, spectator = ({k: v for k, v in view.items() if k != "viewer"}
+                                    for view in (seat_view, spectator))
+        if seat_view != spectator:
+            return ""
+        return (f"<small style='margin-left:8px'>{escape(self.seat_name(viewer))} sees the whole table now: "
+                "nothing on it is hidden from this seat.</small>")
 
     def header_html(self, state: State) -> str:
         """The heading line (title, and e.g. which part of the game is on). Override per game."""
@@ -404,6 +467,7 @@ class GameWidget:
         state = s.state
         viewer = self.viewer_seat
         board = self.render_board(state, viewer)
+        viewer_note = self.viewer_note_html(state, viewer)
         header = self.header_html(state)
         status = self.status_html(state)
         scores = self.scores_html(state)
@@ -422,7 +486,7 @@ class GameWidget:
         busy = state.is_terminal() or human
         self._shown_actions = list(actions)
 
-        widgets = [self.header, self.board, self.status, self.scores, self.log, self.prompt, self.timeline,
+        widgets = [self.header, self.board, self.viewer_note, self.status, self.scores, self.log, self.prompt, self.timeline,
                    self.back_button, self.forward_button, self.step_button, self.play, self.autoplay, self.pick_box,
                    self.pick_row.layout, *self.action_buttons, *(b.layout for b in self.action_buttons)]
         self._syncing = True
@@ -430,6 +494,7 @@ class GameWidget:
             with self._hold_all(widgets):
                 self.header.value = header
                 self.board.value = board
+                self.viewer_note.value = viewer_note
                 self.status.value = status
                 self.scores.value = scores
                 self.log.value = log
@@ -454,7 +519,7 @@ class GameWidget:
                     self.timeline.max = last
                 self.back_button.disabled = s.position == 0
                 self.forward_button.disabled = s.position >= last
-                self.step_button.disabled = state.is_terminal()
+                self.step_button.disabled = busy      # a person's move is made with the move buttons
                 if busy and self.play.playing:
                     self.play.playing = False
                 self.play.disabled = busy

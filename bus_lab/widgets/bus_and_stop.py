@@ -32,7 +32,7 @@ from bus_lab.games.bus_and_stop.state import (
     CHOOSE_BASE, DROP_BASE, NO_SKEDADDLE, PASS, PICK_BASE, SKEDADDLE_BASE, UNHAPPY_BASE, UNHAPPY_DONE,
     drop_action,
 )
-from bus_lab.widgets.base import GameWidget
+from bus_lab.widgets.base import FoldingPanel, GameWidget
 
 #: Move buttons built once: the longest list of legal moves (20 kinds + "stop discarding", or a
 #: turn's pick-ups and drop-offs with a pass).
@@ -65,7 +65,7 @@ class BusAndStopWidget(GameWidget):
         drop_destination (Dropdown): the stacks a drop-off is possible at (value = stack index,
             ``-1`` when none). drop_count (Dropdown): the counts possible there. drop_button (Button).
         human_panel (VBox): the pick-up and drop-off controls (shown on a human's turn).
-        sheet_panel (Accordion): the component sheet in use, as a table (closed at first).
+        sheet_panel (FoldingPanel): the component sheet in use, as a table (closed at first).
     """
 
     def __init__(self, players: int = 4, humans: Iterable[int] = (0,), bot: str = "greedy",
@@ -75,8 +75,9 @@ class BusAndStopWidget(GameWidget):
         session = self.table_session(game, humans, bot, seed, deck)
         self._build_human_panel()
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
-        self.sheet_panel = W.Accordion(children=[W.HTML(self._sheet_html())], titles=("Component sheet",),
-                                       selected_index=None)
+        self.sheet_panel = FoldingPanel("Component sheet", W.HTML(self._sheet_html()),
+                                        "Show the component sheet in use: the cards of each colour, seniors "
+                                        "and destination stacks")
         children = list(self.widget.children)
         at = children.index(self.action_box)
         children[at:at] = [self.human_panel]
@@ -156,10 +157,8 @@ class BusAndStopWidget(GameWidget):
                     riders = len(at_stop) - seniors
                     button.tooltip = (f"Pick up every {colour.name} passenger: {riders} into your bus, {seniors} "
                                       f"senior{'s' if seniors != 1 else ''} beside it (BAS-PICK-ALL, BAS-SENIOR)")
-                    button.button_style = "success"
                 else:
                     button.tooltip = f"Not allowed: {why}"
-                    button.button_style = ""
                     if at_stop:
                         reasons.append(f"{colour.name}: {why}")
             self.pick_reasons.value = ("<small>" + "<br>".join(escape(r) for r in reasons) + "</small>") \

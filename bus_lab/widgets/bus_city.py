@@ -37,7 +37,7 @@ from bus_lab.games.bus_city.render import grid_html
 from bus_lab.games.bus_city.state import (
     MASK_SPAN, MOVE_BASE, PASS, PLACE_BASE, ROTATE_BASE, SWAP_BASE, BusCityState,
 )
-from bus_lab.widgets.base import GameWidget
+from bus_lab.widgets.base import FoldingPanel, GameWidget
 
 #: Move buttons built once: enough for every choice the chooser leaves open at one card.
 POOL = 24
@@ -111,7 +111,7 @@ class BusCityWidget(GameWidget):
         street_grid (GridBox): the chooser, laid out like the grid.
         selection (list[str]): the slots chosen so far (a card to move to, or cards to swap).
         chooser_note (HTML): what clicking a street card does now.
-        sheet_panel (Accordion): the component sheet (BUS-COMP-STREETS, BUS-COMP-PASSENGERS), closed at first.
+        sheet_panel (FoldingPanel): the component sheet (BUS-COMP-STREETS, BUS-COMP-PASSENGERS), closed at first.
     """
 
     def __init__(self, players: int = 3, humans: Iterable[int] = (0,), bot: str = "greedy",
@@ -123,8 +123,9 @@ class BusCityWidget(GameWidget):
         self._selection_at: tuple | None = None
         self._build_chooser()
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
-        self.sheet_panel = W.Accordion(children=[W.HTML(game.sheet._repr_html_())], titles=("Component sheet",),
-                                       selected_index=None)
+        self.sheet_panel = FoldingPanel("Component sheet", W.HTML(game.sheet._repr_html_()),
+                                        "Show the street and passenger cards of this game "
+                                        "(BUS-COMP-STREETS, BUS-COMP-PASSENGERS)")
         children = list(self.widget.children)
         children.insert(children.index(self.action_box), self.chooser)
         children.append(self.sheet_panel)

@@ -36,7 +36,7 @@ from bus_lab.games.busstop.render import table_svg
 from bus_lab.games.busstop.state import (
     BID_BASE, BOARD_BASE, CLASS_NAMES, PLACE_BASE, QUEUE_DEST, STOP, WHITE_BASE,
 )
-from bus_lab.widgets.base import GameWidget
+from bus_lab.widgets.base import FoldingPanel, GameWidget
 
 #: What each decision node is, in words, with its rule.
 NODE_TEXT = {
@@ -71,7 +71,7 @@ class BusstopWidget(GameWidget):
         ValueError: an unknown bot policy, or a bad ``interval``/``max_log``.
 
     Attributes (besides those of :class:`~bus_lab.widgets.base.GameWidget`):
-        sheet_panel (Accordion): the component sheet in use, collapsed at first.
+        sheet_panel (FoldingPanel): the component sheet in use, collapsed at first.
     """
 
     def __init__(self, players: int = 3, humans: Iterable[int] = (0,), bot: str = "bidder",
@@ -82,8 +82,8 @@ class BusstopWidget(GameWidget):
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
         self.pick_box.description = "Passenger"
         self.pick_button.description = "Turn up this one"
-        self.sheet_panel = W.Accordion(children=[W.HTML(self.sheet_html())], titles=("Component sheet",),
-                                       selected_index=None)
+        self.sheet_panel = FoldingPanel("Component sheet", W.HTML(self.sheet_html()),
+                                        "Show the component sheet in use: passengers, buses and player tiles")
         children = list(self.widget.children)
         children.append(self.sheet_panel)
         self.widget.children = tuple(children)

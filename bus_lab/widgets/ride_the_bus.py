@@ -39,7 +39,7 @@ from bus_lab.engine.session import Session
 from bus_lab.games.ride_the_bus.cards import card_label
 from bus_lab.games.ride_the_bus.render import table_svg
 from bus_lab.games.ride_the_bus.state import GIVE_BASE, MAX_BUS_GUESSES, QUESTIONS, RIDES_EACH
-from bus_lab.widgets.base import GameWidget, format_odds
+from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
 
 #: The most seats a table has (RTB-SETUP-PLAYERS); the seat controls are built once for all.
 MAX_SEATS = 8
@@ -105,7 +105,7 @@ class RideTheBusWidget(GameWidget):
             number of players are hidden), value ``"human"``, ``"best_odds"`` or ``"random"``.
         deal_button (Button): "Deal a new game with these settings".
         settings_note (HTML): a line in the panel saying which settings do not apply and why.
-        settings_panel (Accordion): the collapsible "Table settings" panel (closed at first).
+        settings_panel (FoldingPanel): the collapsible "Table settings" panel (closed at first).
     """
 
     def __init__(self, players: int = 4, humans: Iterable[int] = (0,), bot: str = "best_odds",
@@ -172,6 +172,8 @@ class RideTheBusWidget(GameWidget):
         self.settings["mode"].observe(self._on_mode, names="value")
         self.settings["players"].observe(lambda _c: self._sync_settings(), names="value")
         self.deal_button.on_click(lambda _b: self._guarded(self.deal_new_game))
+        # One seed for the next game, whichever box it is typed in (Reset or Deal uses it).
+        self._seed_link = W.link((self.seed_box, "value"), (self.settings["seed"], "value"))
 
         s = self.settings
         seats = W.HBox(self.seat_controls, layout=W.Layout(flex_flow="row wrap"))
@@ -181,7 +183,8 @@ class RideTheBusWidget(GameWidget):
                     W.VBox([s["board"], s["row_points"], s["bus"]])], layout=W.Layout(flex_flow="row wrap")),
             self.settings_note,
             W.HTML("<b>Who plays each seat</b>"), seats, self.deal_button])
-        self.settings_panel = W.Accordion(children=[body], titles=("Table settings",), selected_index=None)
+        self.settings_panel = FoldingPanel("Table settings", body, "Open to choose the players, the "
+                                           "variant, the seed and who plays each seat, then deal a new game")
 
     @staticmethod
     def _describe(name: str) -> str:
