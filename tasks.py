@@ -226,6 +226,10 @@ def task_lab(args: list[str]) -> int:
         cmd.append(START_NOTEBOOK.as_posix())
     else:
         say(f"{START_NOTEBOOK.as_posix()} not found; opening the file browser instead")
+    # Kernels nobody is connected to (e.g. a closed Voilà app page, whose shutdown request the
+    # server refuses) are stopped after 15 idle minutes; an open notebook's kernel is never culled.
+    cmd += ["--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_interval=120",
+            "--MappingKernelManager.cull_connected=False"]
     cmd += args
     if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in args:
         cmd.append("--allow-root")

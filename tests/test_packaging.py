@@ -152,3 +152,25 @@ def test_notebooks_store_no_widget_state():
         if ".ipynb_checkpoints" in path.parts:
             continue
         assert "widgets" not in json.loads(path.read_text(encoding="utf-8")).get("metadata", {}), path
+
+
+def test_lab_command_opens_the_start_notebook_and_culls_only_abandoned_kernels(monkeypatch):
+    """`python3 tasks.py lab` starts JupyterLab on the start notebook; kernels nobody is connected
+    to any more (a closed Voilà app page) are stopped after 15 idle minutes, open notebooks never."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bus_lab_tasks", ROOT / "tasks.py")
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    started = []
+    monkeypatch.setattr(tasks, "ensure_env", lambda pins: None)
+    monkeypatch.setattr(tasks, "install_lab_settings", lambda: None)
+    monkeypatch.setattr(tasks.os, "execv", lambda path, cmd: started.append(cmd))
+    monkeypatch.setattr(tasks.os, "chdir", lambda path: None)
+    monkeypatch.setattr(tasks.subprocess, "call", lambda cmd: started.append(cmd) or 0)
+    tasks.task_lab(["--no-browser"])
+    [cmd] = started
+    assert cmd[1:3] == ["lab", "notebooks/00_start_here.ipynb"]
+    assert "--MappingKernelManager.cull_idle_timeout=900" in cmd
+    assert "--MappingKernelManager.cull_connected=False" in cmd
+    assert cmd.index("--no-browser") > cmd.index("--MappingKernelManager.cull_idle_timeout=900")
