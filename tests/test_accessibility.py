@@ -397,3 +397,35 @@ def test_view_as_says_when_a_seat_sees_the_whole_table():
             break
     assert hidden_from_seat_0(b.session.state), "no hidden information found in 40 steps"
     assert b.viewer_note.value == ""
+
+
+@pytest.mark.parametrize("cls", game_widget_classes(), ids=lambda c: c.__name__)
+def test_keyboard_focus_goes_where_the_next_press_belongs(cls, monkeypatch):
+    """After a person's move the pressed button may vanish; focus then moves to the next move
+    control (or Step), never to the top of the page. Back, Forward and auto-play ticks that go
+    on leave focus alone."""
+    focused: list[W.Widget] = []
+    monkeypatch.setattr(W.DOMWidget, "focus", lambda self: focused.append(self))
+    w = cls(humans=(0,), seed=1)
+    w.session.run_to_end()                       # to seat 0's first move
+    w.refresh()
+    assert w.session.waiting_for_human()
+    for _ in range(3):
+        control = w.focus_next_control()
+        assert control in w.move_controls() and not control.disabled
+        focused.clear()
+        control.click()                          # the move (or a first selection, in BUS)
+        if w.session.waiting_for_human() and focused == []:
+            continue                             # a selection: nothing moved yet
+        assert focused, "no focus after a move"
+        target = focused[-1]
+        assert not target.disabled and target.layout.display != "none"
+        assert target in w.move_controls() or target in (w.step_button, w.back_button)
+        if not w.session.waiting_for_human():
+            assert target is w.step_button
+            w.session.run_to_end()
+            w.refresh()
+    focused.clear()
+    w.back_button.click()
+    w.forward_button.click()
+    assert focused == []

@@ -151,6 +151,7 @@ class GameWidget:
         self.pick_cards = bool(pick_cards)
         self.last_error: BaseException | None = None
         self._syncing = False
+        self._keep_focus = False
         self._shown_actions: list[int] = []
         self._title = title if title is not None else (session.game.title or session.game.name)
 
@@ -539,7 +540,15 @@ class GameWidget:
                             f"({escape(type(exc).__name__)}): {escape(str(exc))}</div>")
 
     def _guarded(self, action: Callable[..., Any], *args: Any) -> None:
-        """Run a callback; show its note on success or its exception in the message line."""
+        """Run a callback; show its note on success or its exception in the message line.
+
+        When the callback played on (a move, a step, an auto-play tick; not Back, Forward, the
+        timeline or Reset), keyboard focus goes where the next press belongs (see
+        :meth:`focus_next_control`): the pressed button may just have been hidden or disabled,
+        and focus would otherwise fall back to the top of the page.
+        """
+        before = (self.session, self.session.position)
+        self._keep_focus = False
         try:
             note = action(*args)
         except Exception as exc:  # shown to the user in the widget, and kept in last_error
@@ -548,6 +557,28 @@ class GameWidget:
             return
         self.last_error = None
         self.show_note(note or "")
+        if not self._keep_focus and (self.session, self.session.position) != before:
+            self.focus_next_control()
+
+    def move_controls(self) -> list[W.Button]:
+        """The buttons a person makes a move with, in screen order (hook; default: the move
+        buttons). A game with its own move panel puts its buttons first."""
+        return list(self.action_buttons)
+
+    def focus_next_control(self) -> W.Widget | None:
+        """Give keyboard focus to the control the next press belongs to: the first usable move
+        control when a person must move, else Step (or Back at the end of a game).
+
+        Returns:
+            the widget focused, or ``None`` when none applies.
+        """
+        target: W.Widget | None = None
+        if self.session.waiting_for_human():
+            target = next((b for b in self.move_controls() if not b.disabled and b.layout.display != "none"), None)
+        if target is None:
+            target = self.step_button if not self.step_button.disabled else self.back_button
+        target.focus()
+        return target
 
     # -- callbacks -------------------------------------------------------------------------
     def _blocked_note(self) -> str | None:
@@ -571,16 +602,19 @@ class GameWidget:
         return None
 
     def _do_back(self) -> str | None:
+        self._keep_focus = True
         moved = self.session.undo()
         self.refresh()
         return None if moved else "already at the start of the game."
 
     def _do_forward(self) -> str | None:
+        self._keep_focus = True
         moved = self.session.redo()
         self.refresh()
         return None if moved else "nothing to redo: Forward replays steps undone with Back."
 
     def _do_reset(self) -> None:
+        self._keep_focus = True
         self._stop_play()
         self.session.reset(seed=int(self.seed_box.value))
         self.refresh()
@@ -626,6 +660,7 @@ class GameWidget:
             return
 
         def tick() -> str | None:
+            self._keep_focus = True           # focus moves only when auto-play stops
             note = self._blocked_note()
             if note is not None:
                 self._stop_play()
@@ -634,6 +669,7 @@ class GameWidget:
             self.session.step()
             if self._blocked_note() is not None or change["new"] >= _PLAY_MAX:
                 self._stop_play()
+                self._keep_focus = False
             self.refresh()
             return None
 
@@ -646,6 +682,7 @@ class GameWidget:
             return
 
         def jump() -> None:
+            self._keep_focus = True
             self.session.goto(int(change["new"]))
             self.refresh()
 

@@ -118,6 +118,10 @@ class BusAndStopWidget(GameWidget):
         state = self.session.state
         return self.session.waiting_for_human() and state.node == "turn"
 
+    def move_controls(self) -> list[W.Button]:
+        """The colour pick-up buttons first (the usual move), then the other move buttons."""
+        return list(self.pick_buttons) + list(self.action_buttons)
+
     def button_actions(self, state: State) -> list[int]:
         """On a regular turn the panel replaces the pick-up and drop-off buttons; other moves keep
         their buttons."""

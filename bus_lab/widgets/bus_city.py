@@ -231,6 +231,10 @@ class BusCityWidget(GameWidget):
         self.refresh()
         return "nothing is chosen on the grid now: use the buttons below or Step."
 
+    def move_controls(self) -> list[W.Button]:
+        """The ways to end on the chosen card (when one is chosen), then the street chooser."""
+        return list(self.action_buttons) + list(self.street_buttons.values())
+
     def button_actions(self, state: State) -> list[int]:
         """The move buttons to show now: at a move, the ways to end on the chosen card (none until
         one is chosen); at the start, the headings on the chosen bus stop; on the construction site,
