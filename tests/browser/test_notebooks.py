@@ -13,7 +13,8 @@ For each notebook found under ``notebooks/`` (new games' lessons are picked up a
 4. for every game widget on the page (found by its Step button): make at least two moves — Step,
    or a legal move button when a human seat must act — and check that the timeline moved on every
    move and that the board's text changed; the first move of the first widget is made from the
-   keyboard (focus the button, press Enter);
+   keyboard (focus the button, press Enter), after which focus must still be on one of the
+   widget's buttons (the pressed one may have been hidden by the move);
 5. on the first game widget whose next step is not a person's move, reach Auto-play with Tab
    from Step and press Enter: the timeline must move on by itself (the hidden Play timer ticks in the browser),
    and the button must then read Pause (or Auto-play again, once it stopped at a person's move).
@@ -286,7 +287,12 @@ def exercise_game_widget(page: Page, root: Locator, keyboard_first: bool) -> lis
     """At least two moves; the board's text must change within MAX_MOVES moves."""
     root.scroll_into_view_if_needed()
     before = board_text(root)
-    moves = [make_move(page, root, keyboard=keyboard_first and i == 0) for i in range(2)]
+    moves = [make_move(page, root, keyboard=keyboard_first)]
+    if keyboard_first:
+        # The pressed button may have been hidden by the move: focus must stay in the widget.
+        expect(root.locator("button:focus"), "after a keyboard move, focus left the widget").to_have_count(
+            1, timeout=ROUND_TRIP_MS)
+    moves.append(make_move(page, root, keyboard=False))
     while board_text(root) == before and len(moves) < MAX_MOVES:
         moves.append(make_move(page, root, keyboard=False))
     assert board_text(root) != before, f"the board did not change after these moves: {moves}"
