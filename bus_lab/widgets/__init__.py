@@ -17,7 +17,8 @@ from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
 from bus_lab.widgets.bus_and_stop import BusAndStopWidget
 from bus_lab.widgets.bus_city import BusCityWidget
 from bus_lab.widgets.busstop import BusstopWidget
+from bus_lab.widgets.quiz import AnswerBox
 from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 
-__all__ = ["FoldingPanel", "GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "BusstopWidget",
+__all__ = ["AnswerBox", "FoldingPanel", "GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "BusstopWidget",
            "format_odds"]

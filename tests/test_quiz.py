@@ -1,0 +1,69 @@
+"""Self-check answer boxes: answers read as students write them, verdicts shown in words."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bus_lab.widgets import AnswerBox
+from bus_lab.widgets.quiz import read_number
+
+
+@pytest.mark.parametrize("text, value", [("28/51", Fraction(28, 51)), (" 0.5 ", Fraction(1, 2)),
+                                         ("55%", Fraction(11, 20)), ("1 1/2", Fraction(3, 2)),
+                                         ("-1 1/2", Fraction(-3, 2)), ("−3", Fraction(-3)),
+                                         ("1,000", Fraction(1000)), ("3 / 4", Fraction(3, 4))])
+def test_numbers_are_read_as_students_write_them(text, value):
+    assert read_number(text) == value
+
+
+@pytest.mark.parametrize("text", ["abc", "1/0", "", "5 %%"])
+def test_unreadable_numbers_say_what_to_type(text):
+    with pytest.raises(ValueError, match="28/51"):
+        read_number(text)
+
+
+@given(st.fractions(min_value=-10, max_value=10))
+def test_a_fraction_written_out_is_read_back_exactly(value):
+    assert read_number(f"{value.numerator}/{value.denominator}") == value
+
+
+def test_exact_and_close_decimal_answers_are_right_and_the_exact_value_is_given():
+    box = AnswerBox(Fraction(28, 51), hint="count the cards above a 7", why="28 of the 51 cards win.")
+    assert box.check("28/51") and "Right! 28 of the 51 cards win." in box.verdict.value
+    assert box.check("0.549") and "The exact value is 28/51." in box.verdict.value
+    assert box.check("54.9%")
+    assert not box.check("0.56") and "Not quite. Hint: count the cards above a 7" in box.verdict.value
+    assert not box.check("29/51")                 # an exact answer must be exact
+    assert box.last_right is False
+    assert "role='status'" in box.verdict.value
+
+
+def test_words_ignore_case_and_spaces_and_bad_input_is_explained():
+    box = AnswerBox("more", hint="compare the two averages")
+    assert box.check("  More ") and box.check("MORE")
+    assert not box.check("less") and "Hint: compare the two averages" in box.verdict.value
+    numeric = AnswerBox(4, hint="count them")
+    assert not numeric.check("four") and "Could not read 'four' as a number" in numeric.verdict.value
+    assert not numeric.check("  ") and "Type your answer" in numeric.verdict.value
+    assert numeric.check("4") and not numeric.check("4.002") and numeric.check("4.0")
+
+
+def test_typing_and_enter_or_the_button_check_the_answer():
+    box = AnswerBox(Fraction(1, 2), hint="half the deck is red")
+    box.answer.value = "1/2"                      # Enter in the box sends the value
+    assert box.last_right is True
+    box.answer.value = "1/3"
+    box.check_button.click()
+    assert box.last_right is False and "Not quite" in box.verdict.value
+    assert box.check_button.description == "Check" and box.check_button.tooltip
+    assert box.answer.description and box.answer.tooltip
+
+
+def test_truth_must_be_a_number_or_a_word():
+    with pytest.raises(TypeError, match="number or a string"):
+        AnswerBox([1, 2], hint="x")
+    with pytest.raises(TypeError, match="number or a string"):
+        AnswerBox(True, hint="x")
