@@ -20,7 +20,7 @@ For each notebook found under ``notebooks/`` (new games' lessons are picked up a
    and the button must then read Pause (or Auto-play again, once it stopped at a person's move).
 
 The Voilà test opens the flagship lesson through ``/voila/render/…``, the path a Binder Voilà link
-uses, and plays a move in the rendered app.
+uses, answers a self-check question in its answer box and plays moves in the rendered app.
 """
 from __future__ import annotations
 
@@ -388,6 +388,16 @@ def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
         "Voilà shows the code; the app view should hide it")
     assert page.evaluate(IMAGE_COUNT_JS) >= shows_chart(FLAGSHIP) > 0, "Voilà shows fewer charts than the lesson"
     assert not images_without_alt(page), f"Voilà: images without alt text: {images_without_alt(page)}"
+    # A "Your turn" question is answered in its box, code hidden: the first asks for question 2's
+    # best chance after a 9 (RTB-Q2).
+    from bus_lab.prob.part1 import q2_table
+
+    truth = max(q2_table()["9"].values())
+    box = page.locator(".widget-text input").first
+    box.fill(f"{truth.numerator}/{truth.denominator}")
+    box.press("Enter")
+    expect(page.locator("[role=status]").filter(has_text="Right!"), "the answer box did not say Right!").to_have_count(
+        1, timeout=ROUND_TRIP_MS)
     root = game_roots(page)[0]
     moves = exercise_game_widget(page, root, keyboard_first=True)
     print("Voilà: " + "; ".join(moves))
