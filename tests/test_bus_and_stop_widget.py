@@ -250,3 +250,139 @@ def test_state_draws_itself_as_html_and_text():
     text = str(state)
     assert text.splitlines()[1].startswith("Stop: " + " ".join(state.view()["stop"]))
     assert all(f"Seat {s}:" in text for s in range(3)) and "office" in text
+
+
+# -- readable on a classroom projector: text size, width, nothing overlapping --------------------
+from bus_lab.games.bus_and_stop.render import table_svg  # noqa: E402
+from bus_lab.widgets.bus_city import text_px  # noqa: E402
+
+#: Ascent and descent of DejaVu Sans (a wide notebook font) in em: a text's box is from
+#: ``y - ASCENT * size`` to ``y + DESCENT * size`` (what Chromium's getBoundingClientRect gives).
+ASCENT, DESCENT = 0.93, 0.24
+#: Width (px) of a JupyterLab output area at 1280 px: a wider drawing is scaled down to it.
+OUTPUT_AREA_PX = 940
+
+
+def attributes(tag: str) -> dict[str, str]:
+    return dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', tag))
+
+
+def text_boxes(svg: str) -> list[tuple]:
+    """``(text, left, top, right, bottom, font size)`` of every ``<text>``; the width is an upper
+    bound (:func:`text_px`), so a box is never smaller than what a browser draws."""
+    boxes = []
+    for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
+        a = attributes(tag)
+        text, size = html.unescape(body), float(a["font-size"])
+        wide = text_px(text, size)
+        left = float(a["x"]) - {"start": 0, "middle": wide / 2, "end": wide}[a.get("text-anchor", "start")]
+        y = float(a["y"])
+        boxes.append((text, left, y - ASCENT * size, left + wide, y + DESCENT * size, size))
+    return boxes
+
+
+def shape_boxes(svg: str) -> list[tuple]:
+    """``(kind, left, top, right, bottom)`` of every ``<rect>`` and ``<circle>``."""
+    boxes = []
+    for tag in re.findall(r"<rect [^>]*>", svg):
+        a = attributes(tag)
+        x, y = float(a.get("x", 0)), float(a.get("y", 0))
+        boxes.append(("rect", x, y, x + float(a["width"]), y + float(a["height"])))
+    for tag in re.findall(r"<circle [^>]*>", svg):
+        a = attributes(tag)
+        cx, cy, r = float(a["cx"]), float(a["cy"]), float(a["r"])
+        boxes.append(("circle", cx - r, cy - r, cx + r, cy + r))
+    return boxes
+
+
+def crowding(svg: str, pad: float = 0.5) -> list[str]:
+    """Texts that overlap another text, or run across the edge of a shape they do not sit inside
+    (a letter inside its token is fine, a label reaching into a token is not)."""
+    def meets(a, b):
+        return a[0] + pad < b[2] and b[0] + pad < a[2] and a[1] + pad < b[3] and b[1] + pad < a[3]
+
+    def inside(a, b):
+        return a[0] >= b[0] - pad and a[2] <= b[2] + pad and a[1] >= b[1] - pad and a[3] <= b[3] + pad
+
+    texts, shapes = text_boxes(svg), shape_boxes(svg)
+    problems = []
+    for i, (s, *a, _size) in enumerate(texts):
+        problems += [f"{s!r} overlaps {t!r}" for t, *b, _ in texts[i + 1:] if meets(a, b)]
+        problems += [f"{s!r} at ({a[0]:.0f}, {a[1]:.0f}) runs into a {kind} at ({b[0]:.0f}, {b[1]:.0f})"
+                     for kind, *b in shapes if meets(a, b) and not inside(a, b)]
+    return problems
+
+
+def drawn_text_px(svg: str) -> float:
+    """The smallest font size on screen: font-size × (drawn width / viewBox width), the SVG drawn
+    at its width attribute but at most :data:`OUTPUT_AREA_PX` wide."""
+    head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
+    view_width = float(head["viewBox"].split()[2])
+    scale = min(float(head["width"]), OUTPUT_AREA_PX) / view_width
+    return min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * scale
+
+
+def crowded_view() -> dict:
+    """A four-seat view with every part as full as it gets: a full bus, ten seniors, fifteen
+    skedaddled and seven unhappy passengers, nine destinations claimed, a long stack name, a card
+    with ten counts, two lines of stacks and a drop-off under way."""
+    w = BusAndStopWidget(players=4, humans=(), seed=3)
+    for _ in range(60):
+        w.step_button.click()
+    view = w.session.state.view(None)
+    bus = view["buses"][0]
+    bus["bus"] = ["YB", "GT", "BM", "PS", "RB", "YE", "GT", "BM", "PS", "RB"]
+    bus["seats_used"] = 10
+    bus["seniors"] = ["YE", "YE", "GE", "GE", "BE", "BE", "PE", "PE", "RE", "RE"]
+    bus["skedaddled"] = ["YB", "GT", "BM", "PS", "RB"] * 3
+    bus["unhappy"] = ["YB", "GT", "BM", "PS", "RB", "YM", "GS"]
+    bus["claimed"] = [{"stack": s, "count": c, "points": p} for s, c, p in [
+        ("multicoloured", 5, 12), ("tennis court", 6, 14), ("office", 7, 20), ("park", 3, 4), ("school", 2, 1),
+        ("office", 4, 6), ("multicoloured", 2, 1), ("park", 6, 16), ("school", 5, 11)]]
+    bus["points"], bus["tie_break"] = -123, 10
+    view["buses"][1]["claimed"] = bus["claimed"][:4]
+    view["buses"][2]["seniors"] = ["RE"] * 11
+    view["to_move"] = 0
+    view["pending_drop"] = {"stack": view["stacks"][2]["name"], "count": 3, "chosen": []}
+    view["stacks"][0]["name"] = "the very long destination name"
+    view["stacks"][1]["top"] = {"counts": list(range(1, 11)), "points": [1, 2, 3, 5, 8, 13, 21, 34, 55, 1000]}
+    view["stacks"] += [dict(s, name=s["name"] + " 2") for s in view["stacks"]]
+    return view
+
+
+def test_the_board_text_is_classroom_size_and_the_board_is_not_shrunk():
+    """BAS-COMP-PASSENGERS: in a 940 px output area the board is drawn at full size (at most 900 px
+    wide, no wider than its viewBox, shrinking only in a narrower area) and no text is smaller than
+    11 px on screen -- token letters, chips, labels -- at every table size, all game long."""
+    for players in (2, 3, 4):
+        w = BusAndStopWidget(players=players, humans=(), seed=players)
+        for step in range(300):
+            if step % 10 == 0 or w.session.state.is_terminal():
+                svg = w.board.value[w.board.value.index("<svg"):]
+                head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
+                assert float(head["width"]) <= 900 and head["viewBox"] == f"0 0 {head['width']} {head['height']}"
+                assert "max-width:100%" in head["style"] and "height:auto" in head["style"]
+                assert drawn_text_px(svg) >= 11, (players, step)
+            if w.session.state.is_terminal():
+                break
+            w.step_button.click()
+    assert drawn_text_px(table_svg(crowded_view())) >= 11
+
+
+def test_no_text_on_the_board_overlaps_other_text_or_shapes():
+    """BAS-SENIOR, BAS-SKEDADDLE, BAS-UNHAPPY: the piles set aside are chips whose letters stay
+    readable (no stacked tokens covering each other), the seat's header line does not run into the
+    first bus seat, and nothing else collides -- all game long, and on the most crowded table."""
+    for players, seed in ((2, 5), (3, 1), (4, 3)):
+        w = BusAndStopWidget(players=players, humans=(), seed=seed)
+        while not w.session.state.is_terminal():
+            w.step_button.click()
+            svg = w.board.value[w.board.value.index("<svg"):]
+            assert crowding(svg) == [], (players, w.session.state.turns)
+    svg = table_svg(crowded_view())
+    assert crowding(svg) == []
+    assert "the very long desti" in svg and "…" in svg and "+6" in svg  # shortened, and the pile's overflow
+    assert "more destinations: " in svg and ">and more below<" in svg
+    assert re.search(r">Seat 0 ◀ to move</text>", svg)
+    chips = re.findall(r'font-family="sans-serif">([a-z][A-Z])</text>', svg)
+    assert "rE" in chips and "yB" in chips  # each chip names its colour and type

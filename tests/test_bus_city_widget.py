@@ -280,3 +280,81 @@ def test_the_status_sentence_is_shown_once():
     assert w.session.position > 30
     alone = w.session.state._repr_html_()
     assert visible_text(alone).count(w.session.state.status()) == 1 and 'role="img"' in alone
+
+
+# -- bus markers and street symbols both readable --------------------------------------------------
+from bus_lab.games.bus_city.render import grid_svg  # noqa: E402
+from bus_lab.widgets.bus_city import text_px  # noqa: E402
+
+
+def _attributes(tag: str) -> dict[str, str]:
+    return dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', tag))
+
+
+def _text_box(tag: str, body: str) -> tuple[float, float, float, float]:
+    """Left, top, right, bottom of a ``<text>`` (width an upper bound; DejaVu Sans ascent and descent)."""
+    a = _attributes(tag)
+    size = float(a["font-size"])
+    wide = text_px(html.unescape(body), size)
+    left = float(a["x"]) - {"start": 0, "middle": wide / 2, "end": wide}[a.get("text-anchor", "start")]
+    return left, float(a["y"]) - 0.93 * size, left + wide, float(a["y"]) + 0.24 * size
+
+
+def covered_by_buses(svg: str) -> list[str]:
+    """What the bus markers cover: another bus, a street symbol (STOP or WORK badge, destination
+    circle) or any text outside the bus markers (card ids, STOP, WORK, "reach", corner names)."""
+    buses = []
+    for seat, points in re.findall(r'<g class="bus" data-seat="(\d+)"><polygon points="([^"]*)"', svg):
+        xs, ys = zip(*(map(float, p.split(",")) for p in points.split()))
+        buses.append((f"bus {seat}", min(xs), min(ys), max(xs), max(ys)))
+    rest = re.sub(r'<g class="bus".*?</g>', "", svg)
+    things = [(f"text {html.unescape(body)!r}", *_text_box(tag, body))
+              for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", rest)]
+    for tag in re.findall(r"<rect [^>]*>", rest):
+        a = _attributes(tag)
+        if a.get("height") == "14":  # a STOP or WORK badge
+            x, y = float(a["x"]), float(a["y"])
+            things.append(("badge", x, y, x + float(a["width"]), y + 14))
+    for tag in re.findall(r"<circle [^>]*>", rest):
+        a = _attributes(tag)
+        if a.get("r") == "8":  # a destination symbol
+            cx, cy = float(a["cx"]), float(a["cy"])
+            things.append(("destination circle", cx - 8, cy - 8, cx + 8, cy + 8))
+    problems = []
+    for i, (name, *b) in enumerate(buses):
+        for other, *t in things + buses[i + 1:]:
+            if b[0] < t[2] and t[0] < b[2] and b[1] < t[3] and t[1] < b[3]:
+                problems.append(f"{name} covers {other}")
+    return problems
+
+
+def test_bus_markers_never_cover_a_stop_badge_or_a_label():
+    """BUS-COMP-STREETS, BUS-START: a bus waiting on a bus stop leaves its STOP badge (and the card's
+    id, "reach", the other symbols) readable: buses keep to the free end of their card, one behind
+    the other in the same lane -- all game long, in basic and challenging play, and with every bus
+    on one bus-stop card (two in the same lane) of either direction."""
+    for seed, options in ((1, {}), (4, {}), (2, {"challenging": True})):
+        w = BusCityWidget(players=3, humans=(), seed=seed, **options)
+        for step in range(200):
+            assert covered_by_buses(w.board.value) == [], (seed, step)
+            if w.session.state.is_terminal():
+                break
+            w.step_button.click()
+    w = BusCityWidget(players=3, humans=(), seed=1)
+    for _ in range(6):
+        w.step_button.click()
+    view = w.session.state.view(None)
+    for entry in view["grid"]:
+        entry["buses"] = []
+    stops = [e for e in view["grid"] if e["symbol"] == "stop"]
+    for kind, heading, back in (("h", "E", "W"), ("v", "S", "N")):
+        for side_first in (True, False):
+            view_copy = {**view, "grid": [dict(e) for e in view["grid"]], "reachable": [e["slot"] for e in stops]}
+            stop = next(e for e in view_copy["grid"] if e["symbol"] == "stop" and e["kind"] == kind)
+            stop["side"] = {"h": "N" if side_first else "S", "v": "W" if side_first else "E"}[kind]
+            stop["buses"] = [0, 1, 2]
+            view_copy["seats"] = [dict(s, bus={"slot": stop["slot"], "heading": h, "site_used": False})
+                                  for s, h in zip(view["seats"], (heading, heading, back))]
+            svg = grid_svg(view_copy)
+            assert svg.count('class="bus"') == 3 and ">reach<" in svg and ">STOP<" in svg
+            assert covered_by_buses(svg) == [], (kind, stop["side"])

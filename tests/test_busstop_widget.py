@@ -316,3 +316,122 @@ def test_the_log_names_a_vip_as_the_board_prints_it():
     event = [e for e in w.session.state.events() if e.rule == "BSB-ROUND-LINEUP"][-2]
     assert event.data == {"slot": 2, "kind": "VCh"}
     assert w.session.state.action_to_string(w.session.state.history()[-2]) == "VCh"  # the draw's label
+
+
+# -- readable on a classroom projector; the board in words --------------------------------------
+from bus_lab.games.busstop.render import table_summary  # noqa: E402
+
+#: Ascent and descent of DejaVu Sans (a wide notebook font) in em: a text's box is from
+#: ``y - ASCENT * size`` to ``y + DESCENT * size`` (what Chromium's getBoundingClientRect gives).
+ASCENT, DESCENT = 0.93, 0.24
+
+
+def boxes(svg: str) -> tuple[list[tuple], list[tuple]]:
+    """The ``<text>`` boxes ``(text, left, top, right, bottom)`` (widths an upper bound, see
+    :func:`text_px`) and the ``<rect>``/``<circle>`` boxes ``(kind, left, top, right, bottom)``."""
+    texts, shapes = [], []
+    for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
+        a = attributes(tag)
+        text, size = html.unescape(body), float(a["font-size"])
+        wide = text_px(text, size)
+        left = float(a["x"]) - {"start": 0, "middle": wide / 2, "end": wide}[a.get("text-anchor", "start")]
+        texts.append((text, left, float(a["y"]) - ASCENT * size, left + wide, float(a["y"]) + DESCENT * size))
+    for tag in re.findall(r"<rect [^>]*>", svg):
+        a = attributes(tag)
+        x, y = float(a.get("x", 0)), float(a.get("y", 0))
+        shapes.append(("rect", x, y, x + float(a["width"]), y + float(a["height"])))
+    for tag in re.findall(r"<circle [^>]*>", svg):
+        a = attributes(tag)
+        cx, cy, r = float(a["cx"]), float(a["cy"]), float(a["r"])
+        shapes.append(("circle", cx - r, cy - r, cx + r, cy + r))
+    return texts, shapes
+
+
+def crowding(svg: str, pad: float = 0.5) -> list[str]:
+    """Texts that overlap another text, or run across the edge of a shape they do not sit inside."""
+    def meets(a, b):
+        return a[0] + pad < b[2] and b[0] + pad < a[2] and a[1] + pad < b[3] and b[1] + pad < a[3]
+
+    def inside(a, b):
+        return a[0] >= b[0] - pad and a[2] <= b[2] + pad and a[1] >= b[1] - pad and a[3] <= b[3] + pad
+
+    texts, shapes = boxes(svg)
+    problems = []
+    for i, (s, *a) in enumerate(texts):
+        problems += [f"{s!r} overlaps {t!r}" for t, *b in texts[i + 1:] if meets(a, b)]
+        problems += [f"{s!r} at ({a[0]:.0f}, {a[1]:.0f}) runs into a {kind} at ({b[0]:.0f}, {b[1]:.0f})"
+                     for kind, *b in shapes if meets(a, b) and not inside(a, b)]
+    return problems
+
+
+def smallest_text_on_screen(svg: str, output_area: float = 940) -> float:
+    """The smallest font-size × (drawn width / viewBox width), drawn at most ``output_area`` px wide."""
+    head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
+    scale = min(float(head["width"]), output_area) / float(head["viewBox"].split()[2])
+    return min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * scale
+
+
+def test_the_board_text_is_classroom_size_and_nothing_overlaps():
+    """BSB-COMP-BOARD: at full size (880 px in a 940 px output area) no text on the board is smaller
+    than 11 px -- passenger letters, tile numbers, queue slots, zone icons -- and no text overlaps
+    other text or runs into a shape it does not sit inside, at every table size all game long and
+    on the most crowded board."""
+    for players in (2, 3, 4, 5):
+        w = BusstopWidget(players=players, humans=(), seed=players, passenger_bonus=True, end_bonus=True)
+        for step in range(400):
+            if step % 7 == 0 or w.session.state.is_terminal():
+                svg = w.board.value[w.board.value.index("<svg"):]
+                assert smallest_text_on_screen(svg) >= 11, (players, step)
+                assert crowding(svg) == [], (players, step)
+            if w.session.state.is_terminal():
+                break
+            w.step_button.click()
+    w = BusstopWidget(players=5, humans=(), seed=5, passenger_bonus=True, end_bonus=True)
+    for _ in range(40):
+        w.step_button.click()
+    view = w.session.state.view(None)
+    for k, board in enumerate(view["boards"]):
+        board.update(queue=["VGi", "ET", "Sa", "0/7"] * 5, received=["VGr", "ET", "1/10", "Ba"] * 3,
+                     hand=list(range(1, 11)), pile=["Gi"] * 48, penalty=["Gi"] * 12, requirement="empty_queue",
+                     bonus_sort="salaryman")
+        view["scores"][k] = -148
+    view["zone"][0]["black"] = [1, 2, 3, 4, 5]  # a teacher's sheet: more arrows than fit as icons
+    view["acting"], view["node"], view["conductor"] = 3, "place", 3
+    svg = table_svg(view)
+    assert smallest_text_on_screen(svg) >= 11 and crowding(svg) == [] and overflow(svg) == []
+    assert ">q1 q2 q3<" in svg and ">q4 q5 W<" in svg  # the arrows said in words, on two lines
+
+
+def test_the_board_in_words_has_the_line_up_the_tiles_played_and_the_hands():
+    """BSB-ROUND-LINEUP, BSB-ROUND-BID, BSB-PROXY: the aria-label says who turned up in each queue
+    slot, which tiles were played (a tile another seat chose face down only as "a tile face
+    down"), the tiles left for the white icons and each board's hand -- the proxy's only as a
+    number of tiles face down -- and only what the viewer's view shows."""
+    w = BusstopWidget(players=2, humans=(), seed=1, deck=["Gi", "VCh", "ET"])
+    state = w.session.state
+    assert "Line-up: nobody has turned up yet." in table_summary(state.view(0))
+    while state.node != "proxy_reveal":  # Seat 0 (the conductor) face up, Seat 1 face down
+        w.step_button.click()
+        state = w.session.state
+    spectator = state.view(None)
+    shown, hidden = spectator["bids"][0]["tile"], spectator["bids"][1]["tile"]
+    for viewer, seen in ((0, False), (1, True), (None, True)):
+        view = state.view(viewer)
+        words = table_summary(view)
+        assert "Line-up: q1 girl, q2 VIP child, q3 ET." in words
+        assert f"Tiles played: Seat 0 tile {shown}, " in words
+        assert (f"Seat 1 tile {hidden}." in words) == seen
+        assert ("Seat 1 a tile face down." in words) == (not seen)
+        assert f"Seat 0: bus 1 0/3; bus 2 0/4; bus 3 0/5 locked; queue 0; score pile 0; hand " in words
+        hand = view["boards"][1]["hand"]
+        assert (hidden in hand) == (not seen)  # a tile chosen face down still counts as in the hand
+        assert ("hand " + ", ".join(map(str, hand[:-1])) + f" and {hand[-1]}.") in words
+        proxy = words[words.rindex("the proxy bus: "):]
+        assert proxy.endswith("; 10 tiles face down.") and "hand" not in proxy
+        assert words in html.unescape(re.search(r'aria-label="([^"]*)"', table_svg(view)).group(1))
+    while not state.played:
+        w.step_button.click()
+        state = w.session.state
+    words = table_summary(state.view(0))
+    assert "Left for white icons: " in words and "Zone: P1 " in words
+    assert re.search(r"Left for white icons: (?:(?:Seat \d|the proxy bus)'s tile \d+ \([a-z]+\)(?:, |\.))+", words)

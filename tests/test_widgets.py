@@ -666,3 +666,36 @@ def test_set_session_shows_another_game_in_the_same_widget():
     assert [value for _, value in w.viewer.options] == [-1, 0, 1, 2, 3, 4, 5]
     w.step_button.click()
     assert other.position == 1 and w.timeline.value == 1
+
+
+# -- the Ride the Bus board: fits a narrow output area, names cards by their symbols ---------------
+#: A card code (rank letter, suit letter) standing on its own: the board names cards "8♠", never "8S".
+CARD_CODE = re.compile(r"(?<![\w])(?:10|[2-9TJQKA])[CDHS](?![\w])")
+
+
+@pytest.mark.parametrize("options", [*VARIANTS[::3], dict(mode="gauntlet")], ids=lambda o: "-".join(o.values()))
+def test_the_board_scales_down_to_fit_and_names_cards_by_their_symbols(options):
+    """RTB-B-FLIP, RTB-QB-ORDER, RTB-SG-RIDE: the SVG has a viewBox, ``max-width:100%`` and
+    ``height:auto`` and no minimum width, so in a 700 px output area (a 1024 px window with the file
+    browser open) it shrinks to fit instead of scrolling sideways; every card the board or its
+    aria-label names is written with its suit symbol ("Card to beat: 8♠"), never as a code ("8S")."""
+    w = RideTheBusWidget(players=3, humans=(), seed=5, **options)
+    beats = 0
+    while True:
+        svg = w.board.value[w.board.value.index("<svg"):]
+        head = dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', re.match(r"<svg [^>]*>", svg).group(0)))
+        assert head["viewBox"] == f"0 0 {head['width']} {head['height']}" and int(head["width"]) <= 900
+        assert "max-width:100%" in head["style"] and "height:auto" in head["style"]
+        assert "min-width" not in head["style"]
+        texts = [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", svg)]
+        named = texts + [html.unescape(head["aria-label"])]
+        assert not [t for t in named if CARD_CODE.search(t)], [t for t in named if CARD_CODE.search(t)]
+        state = w.session.state
+        beat = [t for t in texts if t.startswith("Card to beat: ")]
+        if beat:
+            assert beat == [f"Card to beat: {card_label(state.card_to_beat)} (the last card)"]
+            beats += 1
+        if state.is_terminal():
+            break
+        w.step_button.click()
+    assert beats > 0 or options.get("bus") == "questions"

@@ -1,32 +1,100 @@
 """Drawing a Bus & Stop table from ``State.view()``: SVG/HTML for notebooks and widgets, text for
 terminals and logs.
 
-The table: the bus stop and the deck (BAS-SETUP-STOP), the destination stacks with their top
-cards (what each needs, the points for each count, cards left; BAS-SETUP-STACKS, BAS-COMP-SIDES),
-then one row per player: the bus with its 10 seats (BAS-PICK-LIMIT), the seniors beside it
-(BAS-SENIOR), skedaddled (BAS-SKEDADDLE) and unhappy (BAS-UNHAPPY) passengers, and the destinations
-claimed (BAS-DROP-CLAIM) with the running points.
+The table: the bus stop and the deck (BAS-SETUP-STOP) with a legend of the letters, the
+destination stacks with their top cards (what each needs, the points for each count, cards left;
+BAS-SETUP-STACKS, BAS-COMP-SIDES), then one row per player: a header line (seat, points,
+tie-break), the bus with its 10 seats (BAS-PICK-LIMIT), the seniors beside it (BAS-SENIOR),
+skedaddled (BAS-SKEDADDLE) and unhappy (BAS-UNHAPPY) passengers, and the destinations claimed
+(BAS-DROP-CLAIM).
 
-Accessibility: a passenger is never told by colour alone: each token shows its type letter in
-large print and its colour letter in the corner (``"B"`` + ``"y"`` for a yellow businessman); the
-palette is Okabe-Ito (colour-blind safe); every SVG has ``role="img"`` and an ``aria-label``
-describing the table in words.
+Size: the drawing is :data:`WIDTH` (900) pixels wide, so a JupyterLab output area (about 940-960
+px) shows it at full size, and its smallest text is :data:`SMALLEST_TEXT` (11) pixels; it shrinks
+with a narrower output area (``viewBox``, ``max-width:100%``, ``height:auto``). No text runs into
+other text or into a shape it does not sit inside: the piles set aside are small chips in a grid
+(each with its own letters), not overlapping tokens.
+
+Accessibility: a passenger is never told by colour alone: each token shows its colour letter in
+the corner and its type letter in large print (``"y"`` + ``"B"`` for a yellow businessman; a chip
+in a pile reads ``"yB"``); the palette is Okabe-Ito (colour-blind safe); every SVG has
+``role="img"`` and an ``aria-label`` describing the table in words.
 """
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
-TOKEN_W, TOKEN_H = 26, 34
+#: A passenger token in a bus or at the stop (pixels).
+TOKEN_W, TOKEN_H = 28, 40
 GAP = 3
+#: A passenger chip in a pile set aside (seniors, skedaddled, unhappy): pixels, and the pitch of
+#: the two-row grid the chips are laid out in.
+CHIP_W, CHIP_H = 26, 18
+CHIP_PITCH_X, CHIP_PITCH_Y = CHIP_W + 2, CHIP_H + 4
 HIGHLIGHT = "#0072B2"
 MUTED = "#333"
-WIDTH = 960
+BACKGROUND = "#f4f7f0"
+#: Width of the drawing (pixels): at most 900, so a notebook output area shows it unscaled.
+WIDTH = 900
+#: The smallest font size used anywhere on the board (pixels at full size).
+SMALLEST_TEXT = 11
+MARGIN = 10
+#: Destination cards: size (pixels) and how many fit on one line of the table.
+STACK_W, STACK_GAP = 168, 8
+STACKS_PER_LINE = 5
+#: Player rows: where each part starts (pixels from the left) and the least row height.
+BUS_X = MARGIN
+SENIORS_X = BUS_X + 10 * (TOKEN_W + GAP) + 13
+SKEDADDLED_X = SENIORS_X + 5 * CHIP_PITCH_X + 12
+UNHAPPY_X = SKEDADDLED_X + 5 * CHIP_PITCH_X + 12
+CLAIMS_X = UNHAPPY_X + 3 * CHIP_PITCH_X + 12
+ROW_H = 98
+#: Lines of destinations claimed in the column right of the piles (more go under the bus).
+CLAIM_LINES = 3
+#: Advance widths (em) of characters in a wide sans-serif (DejaVu Sans): an upper bound used to fit
+#: and wrap text without a browser (lower case 0.64 em, capitals 0.75 em unless listed).
+_EM = {**dict.fromkeys("0123456789", 0.64), **dict.fromkeys("il.,:;'|!", 0.28), **dict.fromkeys("fjt", 0.4),
+       "r": 0.42, " ": 0.32, "-": 0.37, "/": 0.34, "_": 0.5, "m": 0.98, "w": 0.82, "M": 0.87, "W": 0.99,
+       "…": 1.0, "—": 1.0}
+
+
+def text_px(text: str, size: float) -> float:
+    """About how wide ``text`` is in pixels at font size ``size`` (px): an upper bound for the usual
+    notebook sans-serif fonts (see :data:`_EM`)."""
+    return size * sum(_EM.get(ch, 0.75 if ch.isupper() or not ch.isascii() else 0.64) for ch in text)
+
+
+def _fit(text: str, size: float, room: float) -> str:
+    """``text``, shortened with "…" until it is at most ``room`` pixels wide at ``size`` px."""
+    if text_px(text, size) <= room:
+        return text
+    while text and text_px(text + "…", size) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _groups(items: list[str], size: float, room: float, sep: str = " · ") -> list[list[str]]:
+    """``items`` (each shortened with "…" if too long for a line on its own) grouped into lines of
+    at most ``room`` pixels at ``size`` px when joined with ``sep``."""
+    lines: list[list[str]] = []
+    for item in items:
+        item = _fit(item, size, room)
+        if lines and text_px(sep.join(lines[-1] + [item]), size) <= room:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return lines
+
+
+def _wrap(items: list[str], size: float, room: float, sep: str = " · ") -> list[str]:
+    """Join ``items`` with ``sep`` into lines at most ``room`` pixels wide at ``size`` px (see
+    :func:`_groups`)."""
+    return [sep.join(line) for line in _groups(items, size, room, sep)]
 
 
 def _text(x: float, y: float, s: str, size: int = 13, weight: str = "normal", anchor: str = "start",
           fill: str = "#111") -> str:
-    return (f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" text-anchor="{anchor}" '
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size}" font-weight="{weight}" text-anchor="{anchor}" '
             f'fill="{fill}" font-family="sans-serif">{escape(s)}</text>')
 
 
@@ -46,35 +114,65 @@ def _ink_for(fill: str) -> str:
     return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
 
 
+def _pale(fill: str, keep: float = 0.45) -> str:
+    """``fill`` (``"#RRGGBB"``) mixed with white: ``keep`` of the colour (a card set aside)."""
+    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c * keep + 255 * (1 - keep)):02x}" for c in (r, g, b))
+
+
 def token_svg(code: str, x: float, y: float, view: dict[str, Any], faded: bool = False,
               highlight: bool = False) -> str:
-    """One passenger card as a small token: colour fill, type letter, colour letter.
+    """One passenger card as a token, :data:`TOKEN_W` × :data:`TOKEN_H` pixels: colour fill, the
+    colour letter (11 px) in the top-left corner, the type letter (18 px) below it; a senior has a
+    dot in the top-right corner. No letter overlaps another or the dot.
 
     Args:
         code (str): passenger code such as ``"YB"`` (colour code, then type code).
         x, y (float): top-left corner in pixels.
         view (dict): the view it belongs to (for the colour and type legend).
-        faded (bool): draw at 55 % opacity (a card set aside: skedaddled, unhappy, dropped).
+        faded (bool): a pale fill with a dashed outline (a card set aside: skedaddled, unhappy,
+            dropped); the letters stay at full contrast.
         highlight (bool): thick blue outline.
     """
     colours, types = _legend(view)
     colour, ptype = colours[code[0]], types[code[1]]
-    fill = colour["ink"]
+    fill = _pale(colour["ink"]) if faded else colour["ink"]
     ink = _ink_for(fill)
     stroke, width = (HIGHLIGHT, 3) if highlight else ("#222", 1)
-    opacity = ' opacity="0.55"' if faded else ""
+    dash = ' stroke-dasharray="3 2"' if faded and not highlight else ""
     title = f"{colour['name']} {ptype['name']}"
-    senior_mark = (f'<circle cx="{x + TOKEN_W - 6}" cy="{y + TOKEN_H - 6}" r="3" fill="{ink}"/>'
+    senior_mark = (f'<circle cx="{x + TOKEN_W - 7:g}" cy="{y + 8:g}" r="3.5" fill="{ink}"/>'
                    if ptype["senior"] else "")
-    return (f'<g{opacity}><title>{escape(title)}</title>'
-            f'<rect x="{x}" y="{y}" width="{TOKEN_W}" height="{TOKEN_H}" rx="4" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="{width}"/>'
-            f'{_text(x + TOKEN_W / 2, y + 22, ptype["code"], 16, "bold", "middle", ink)}'
-            f'{_text(x + 4, y + 10, colour["code"].lower(), 9, "bold", "start", ink)}{senior_mark}</g>')
+    return (f'<g><title>{escape(title)}</title>'
+            f'<rect x="{x:g}" y="{y:g}" width="{TOKEN_W}" height="{TOKEN_H}" rx="4" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="{width}"{dash}/>'
+            f'{_text(x + 4, y + 12, colour["code"].lower(), 11, "bold", "start", ink)}'
+            f'{_text(x + TOKEN_W / 2, y + 33, ptype["code"], 18, "bold", "middle", ink)}{senior_mark}</g>')
+
+
+def chip_svg(code: str, x: float, y: float, view: dict[str, Any], faded: bool = False) -> str:
+    """One passenger card in a pile set aside, as a chip :data:`CHIP_W` × :data:`CHIP_H` pixels
+    reading colour letter then type letter (``"yB"``, 11 px bold) on the colour.
+
+    Args:
+        code (str): passenger code such as ``"YB"``.
+        x, y (float): top-left corner in pixels.
+        view (dict): the view it belongs to (for the legend).
+        faded (bool): a pale fill and a dashed outline (skedaddled, unhappy).
+    """
+    colours, types = _legend(view)
+    colour, ptype = colours[code[0]], types[code[1]]
+    fill = _pale(colour["ink"]) if faded else colour["ink"]
+    ink = _ink_for(fill)
+    dash = ' stroke-dasharray="3 2"' if faded else ""
+    return (f'<g><title>{escape(colour["name"] + " " + ptype["name"])}</title>'
+            f'<rect x="{x:g}" y="{y:g}" width="{CHIP_W}" height="{CHIP_H}" rx="3" fill="{fill}" stroke="#222"{dash}/>'
+            f'{_text(x + CHIP_W / 2, y + 13.5, colour["code"].lower() + ptype["code"], 11, "bold", "middle", ink)}'
+            f'</g>')
 
 
 def _slot(x: float, y: float) -> str:
-    return (f'<rect x="{x}" y="{y}" width="{TOKEN_W}" height="{TOKEN_H}" rx="4" fill="#fbfcfa" stroke="#aaa" '
+    return (f'<rect x="{x:g}" y="{y:g}" width="{TOKEN_W}" height="{TOKEN_H}" rx="4" fill="#fbfcfa" stroke="#aaa" '
             f'stroke-dasharray="3 3"/>')
 
 
@@ -99,105 +197,162 @@ def describe(view: dict[str, Any]) -> str:
             f"Destinations: {stacks}. {seats}.")
 
 
-def _stop_svg(view: dict[str, Any], y: float) -> list[str]:
-    out = [_text(10, y + 14, "Bus stop", 14, "bold")]
-    x0 = 10
+def _stop_svg(view: dict[str, Any], y: float) -> tuple[list[str], float]:
+    """The bus stop, the deck and the legend of the letters; returns the parts and the bottom."""
+    out = [_text(MARGIN, y + 16, "Bus stop", 15, "bold")]
+    ty = y + 26
     for i in range(5):
-        x = x0 + i * (TOKEN_W + GAP + 4)
-        out.append(token_svg(view["stop"][i], x, y + 22, view) if i < len(view["stop"]) else _slot(x, y + 22))
-    dx = x0 + 5 * (TOKEN_W + GAP + 4) + 10
-    out.append(f'<rect x="{dx}" y="{y + 22}" width="{TOKEN_W}" height="{TOKEN_H}" rx="4" fill="#56B4E9" '
+        x = MARGIN + i * (TOKEN_W + 6)
+        out.append(token_svg(view["stop"][i], x, ty, view) if i < len(view["stop"]) else _slot(x, ty))
+    dx = MARGIN + 5 * (TOKEN_W + 6) + 10
+    out.append(f'<rect x="{dx}" y="{ty}" width="{TOKEN_W}" height="{TOKEN_H}" rx="4" fill="#56B4E9" '
                f'stroke="#222"/>')
-    out.append(_text(dx + TOKEN_W + 6, y + 36, "deck", 11, fill=MUTED))
-    out.append(_text(dx + TOKEN_W + 6, y + 50, f"{view['deck']} cards", 11, "bold"))
-    return out
+    out.append(_text(dx + TOKEN_W + 6, ty + 16, "deck", 12, fill=MUTED))
+    out.append(_text(dx + TOKEN_W + 6, ty + 33, _plural(view["deck"], "card"), 12, "bold"))
+    # the legend: what the letters on a token mean (colour is never the only cue)
+    lx = dx + TOKEN_W + 90
+    room = WIDTH - MARGIN - lx
+    types = [f"{t['code']} {t['name']}" + (" (●: sits beside the bus)" if t["senior"] else "")
+             for t in view["types"]]
+    colours = [f"{c['code'].lower()} {c['name']}" for c in view["colours"]]
+    lines = (_wrap(["Token letters — types: " + types[0]] + types[1:], 12, room)
+             + _wrap(["colours: " + colours[0]] + colours[1:], 12, room))
+    for j, line in enumerate(lines):
+        out.append(_text(lx, y + 16 + 17 * j, line, 12, fill=MUTED))
+    bottom = max(ty + TOKEN_H, y + 16 + 17 * (len(lines) - 1) + 4)
+    return out, bottom
 
 
-def _stacks_svg(view: dict[str, Any], x0: float, y: float) -> list[str]:
-    out = [_text(x0, y + 14, f"Destinations ({view['destinations_left']} cards left; the end comes at 6)", 14,
-                 "bold")]
+def _counts_per_line(view: dict[str, Any]) -> tuple[float, int]:
+    """The pitch (pixels) of the count/points columns on a destination card, and how many fit a line."""
+    numbers = [str(v) for s in view["stacks"] if s["top"] for v in s["top"]["counts"] + s["top"]["points"]]
+    pitch = max([22.0] + [text_px(v, 12) + 6 for v in numbers])
+    return pitch, max(1, int((STACK_W - 64 - 6) // pitch))
+
+
+def _stacks_svg(view: dict[str, Any], y: float) -> tuple[list[str], float]:
+    """The destination stacks, five to a line; returns the parts and the bottom."""
+    title = f"Destinations ({view['destinations_left']} cards left; the end comes at 6)"
+    out = [_text(MARGIN, y + 16, title, 15, "bold")]
     types = {t["name"]: t for t in view["types"]}
-    w, h = 128, 98
+    pitch, per_line = _counts_per_line(view)
+    pairs = max([1] + [-(-len(s["top"]["counts"]) // per_line) for s in view["stacks"] if s["top"]])
+    h = 64 + 34 * pairs
     pending = view.get("pending_drop") or {}
+    top = y + 26
     for i, stack in enumerate(view["stacks"]):
-        x = x0 + i * (w + 8)
-        top = stack["top"]
+        x = MARGIN + (i % STACKS_PER_LINE) * (STACK_W + STACK_GAP)
+        sy = top + (i // STACKS_PER_LINE) * (h + STACK_GAP)
+        card = stack["top"]
         focus = pending.get("stack") == stack["name"]
         stroke, width = (HIGHLIGHT, 3) if focus else ("#444", 1)
-        fill = "#ffffff" if top is not None else "#eeeeee"
-        out.append(f'<rect x="{x}" y="{y + 22}" width="{w}" height="{h}" rx="6" fill="{fill}" stroke="{stroke}" '
+        fill = "#ffffff" if card is not None else "#eeeeee"
+        out.append(f'<rect x="{x}" y="{sy}" width="{STACK_W}" height="{h}" rx="6" fill="{fill}" stroke="{stroke}" '
                    f'stroke-width="{width}"/>')
-        out.append(_text(x + 6, y + 38, stack["name"] + (" ◀" if focus else ""), 13, "bold"))
+        marker = " ◀" if focus else ""
+        out.append(_text(x + 8, sy + 19, _fit(stack["name"], 14, STACK_W - 16 - text_px(marker, 14)) + marker,
+                         14, "bold"))
         need = (f"type {types[stack['type']]['code']}: {stack['type']}" if stack["type"] else "all colours different")
-        out.append(_text(x + 6, y + 53, need, 10, fill=MUTED))
-        if top is None:
-            out.append(_text(x + 6, y + 80, "stack empty", 12, fill=MUTED))
+        out.append(_text(x + 8, sy + 36, _fit(need, 11, STACK_W - 16), 11, fill=MUTED))
+        if card is None:
+            out.append(_text(x + 8, sy + 62, "stack empty", 12, fill=MUTED))
         else:
-            out.append(_text(x + 6, y + 70, "count", 10, fill=MUTED))
-            out.append(_text(x + 6, y + 86, "points", 10, "bold"))
-            for j, (c, p) in enumerate(zip(top["counts"], top["points"])):
-                cx = x + 58 + j * 20
-                out.append(_text(cx, y + 70, str(c), 11, anchor="middle"))
-                out.append(_text(cx, y + 86, str(p), 11, "bold", "middle"))
-        out.append(_text(x + 6, y + 112, f"{_plural(stack['cards_left'], 'card')} in the stack", 10, fill=MUTED))
-    return out
+            for j, (c, p) in enumerate(zip(card["counts"], card["points"])):
+                line, col = divmod(j, per_line)
+                ly = sy + 56 + 34 * line
+                if col == 0:
+                    out.append(_text(x + 8, ly, "count", 12, fill=MUTED))
+                    out.append(_text(x + 8, ly + 16, "points", 12, "bold"))
+                cx = x + 64 + pitch / 2 + col * pitch
+                out.append(_text(cx, ly, str(c), 12, anchor="middle"))
+                out.append(_text(cx, ly + 16, str(p), 12, "bold", "middle"))
+        out.append(_text(x + 8, sy + h - 9, f"{_plural(stack['cards_left'], 'card')} in the stack", 11, fill=MUTED))
+    lines = -(-len(view["stacks"]) // STACKS_PER_LINE)
+    return out, top + lines * (h + STACK_GAP) - STACK_GAP
 
 
 def _pile(out: list[str], view: dict[str, Any], title: str, codes: list[str], x: float, y: float,
-          faded: bool, most: int = 6) -> None:
-    """A pile of tokens set aside (overlapping), with its title and count above it."""
-    out.append(_text(x, y + 10, f"{title}: {len(codes)}", 10, fill=MUTED))
-    for j, code in enumerate(codes[:most]):
-        out.append(token_svg(code, x + j * 12, y + 14, view, faded=faded))
-    if len(codes) > most:
-        out.append(_text(x + most * 12 + TOKEN_W - 6, y + 40, f"+{len(codes) - most}", 10, "bold"))
+          faded: bool, columns: int) -> None:
+    """A pile set aside: its title and count (at baseline ``y``), then its cards as chips in a grid
+    of two rows and ``columns`` columns below; more than fit end with "+k"."""
+    out.append(_text(x, y, f"{title}: {len(codes)}", 11, fill=MUTED))
+    room = 2 * columns
+    shown = codes if len(codes) <= room else codes[:room - 1]
+    for j, code in enumerate(shown):
+        row, col = divmod(j, columns)
+        out.append(chip_svg(code, x + col * CHIP_PITCH_X, y + 6 + row * CHIP_PITCH_Y, view, faded=faded))
+    if len(shown) < len(codes):
+        col = room - 1 - columns
+        out.append(_text(x + col * CHIP_PITCH_X + CHIP_W / 2, y + 6 + CHIP_PITCH_Y + 13.5,
+                         f"+{len(codes) - len(shown)}", 11, "bold", "middle"))
+
+
+def _claim_lines(bus: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The destinations a player claimed, as lines of text: up to :data:`CLAIM_LINES` lines in the
+    column right of the piles, then (when there are more) lines across the whole row, under the bus."""
+    claims = [f"{c['stack']} ×{c['count']} = {c['points']}" for c in bus["claimed"]]
+    if not claims:
+        return ["none yet"], []
+    groups = _groups(claims, 12, WIDTH - MARGIN - CLAIMS_X, ", ")
+    if len(groups) <= CLAIM_LINES:
+        return [", ".join(g) for g in groups], []
+    used = sum(len(g) for g in groups[:CLAIM_LINES - 1])
+    column = [", ".join(g) for g in groups[:CLAIM_LINES - 1]] + ["and more below"]
+    rest = _wrap(["more destinations: " + claims[used]] + claims[used + 1:], 12, WIDTH - 2 * MARGIN - 4, ", ")
+    return column, rest
+
+
+def _row_height(bus: dict[str, Any]) -> float:
+    """The height (pixels) of a player's row: :data:`ROW_H`, more with many destinations claimed."""
+    return ROW_H + 16 * len(_claim_lines(bus)[1]) + (6 if _claim_lines(bus)[1] else 0)
 
 
 def _player_svg(view: dict[str, Any], seat: int, y: float) -> list[str]:
+    """One player's row (``y`` is its top): a header line with the seat, who is to move and the
+    points; the labels of the parts; the bus, the piles and the destinations claimed below."""
     bus = view["buses"][seat]
     to_move = view["to_move"] == seat
-    out = []
+    h = _row_height(bus)
+    out = [f'<rect x="4" y="{y:g}" width="{WIDTH - 8}" height="{h - 4:g}" rx="6" '
+           f'fill="{"#e8f1f8" if to_move else "#fbfcfa"}" stroke="{HIGHLIGHT if to_move else "#c9d3c2"}" '
+           f'stroke-width="{3 if to_move else 1}"/>']
     label = f"Seat {seat}" + (" ◀ to move" if to_move else "")
-    out.append(_text(10, y + 14, label, 13, "bold", fill=HIGHLIGHT if to_move else "#111"))
-    out.append(_text(10, y + 30, f"{bus['points']} point{'' if bus['points'] == 1 else 's'}", 12))
-    out.append(_text(10, y + 46, f"tie-break {bus['tie_break']}", 10, fill=MUTED))
-    x0 = 100
-    out.append(_text(x0, y + 10, f"Bus: {bus['seats_used']} of {bus['seats']} seats", 10, fill=MUTED))
+    out.append(_text(MARGIN + 2, y + 20, label, 15, "bold", fill=HIGHLIGHT if to_move else "#111"))
+    points = f"{_plural(bus['points'], 'point')} · tie-break {bus['tie_break']}"
+    out.append(_text(MARGIN + 2 + text_px(label, 15) + 16, y + 20, points, 14))
+    ly = y + 40  # the labels' baseline
+    out.append(_text(BUS_X, ly, f"bus: {bus['seats_used']} of {bus['seats']} seats", 11, fill=MUTED))
     for i in range(bus["seats"]):
-        x = x0 + i * (TOKEN_W + GAP)
-        out.append(token_svg(bus["bus"][i], x, y + 14, view) if i < len(bus["bus"]) else _slot(x, y + 14))
-    _pile(out, view, "seniors", bus["seniors"], 404, y, False)
-    _pile(out, view, "skedaddled", bus["skedaddled"], 514, y, True)
-    _pile(out, view, "unhappy", bus["unhappy"], 624, y, True, most=4)
-    claims = [f"{c['stack']} ×{c['count']} = {c['points']}" for c in bus["claimed"]]
-    out.append(_text(716, y + 10, f"destinations claimed: {len(claims)}", 10, fill=MUTED))
-    lines, line = [], ""
-    for claim in claims:
-        if line and len(line) + len(claim) > 34:
-            lines.append(line)
-            line = ""
-        line = f"{line}, {claim}" if line else claim
-    lines.append(line or "none yet")
-    for j, text in enumerate(lines[:3]):
-        out.append(_text(716, y + 25 + 13 * j, text, 11))
+        x = BUS_X + i * (TOKEN_W + GAP)
+        out.append(token_svg(bus["bus"][i], x, ly + 6, view) if i < len(bus["bus"]) else _slot(x, ly + 6))
+    _pile(out, view, "seniors", bus["seniors"], SENIORS_X, ly, False, 5)
+    _pile(out, view, "skedaddled", bus["skedaddled"], SKEDADDLED_X, ly, True, 5)
+    _pile(out, view, "unhappy", bus["unhappy"], UNHAPPY_X, ly, True, 3)
+    out.append(_text(CLAIMS_X, ly, f"destinations: {len(bus['claimed'])}", 11, fill=MUTED))
+    column, below = _claim_lines(bus)
+    for j, text in enumerate(column):
+        out.append(_text(CLAIMS_X, ly + 17 + 16 * j, text, 12, fill=MUTED if text in ("none yet", "and more below")
+                         else "#111"))
+    for j, text in enumerate(below):
+        out.append(_text(BUS_X + 2, ly + 6 + TOKEN_H + 17 + 16 * j, text, 12))
     return out
 
 
 def table_svg(view: dict[str, Any]) -> str:
-    """The whole table as one SVG string (``role="img"`` with a description in words)."""
-    parts: list[str] = []
-    parts += _stop_svg(view, 4)
-    parts += _stacks_svg(view, 270, 4)
-    y = 136
-    row_h = TOKEN_H + 28
+    """The whole table as one SVG string (``role="img"`` with a description in words),
+    :data:`WIDTH` pixels wide; it shrinks to fit a narrower container."""
+    parts, y = _stop_svg(view, 4)
+    stacks, y = _stacks_svg(view, y + 10)
+    parts += stacks
+    y += 14
     for seat in range(view["players"]):
         parts += _player_svg(view, seat, y)
-        y += row_h
-    height = y + 6
+        y += _row_height(view["buses"][seat])
+    height = round(y + 4)
     label = escape(describe(view), quote=True)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" width="{WIDTH}" '
-            f'height="{height}" viewBox="0 0 {WIDTH} {height}" style="max-width:100%;height:auto;background:#f4f7f0">'
-            + "".join(parts) + "</svg>")
+            f'height="{height}" viewBox="0 0 {WIDTH} {height}" '
+            f'style="max-width:100%;height:auto;background:{BACKGROUND}">' + "".join(parts) + "</svg>")
 
 
 def table_html(view: dict[str, Any]) -> str:

@@ -3,7 +3,9 @@ terminals and logs.
 
 The grid (BUS-GRID) is drawn as four blocks with the 12 street cards between them; each symbol
 sits on its side of the street (BUS-COMP-STREETS, BUS-CH-SIDE); buses are arrows pointing along
-their heading with the seat number on them; the cards the bus to move can reach this turn are
+their heading with the seat number on them, in the right-hand lane at the free end of their card
+(one behind the other when they share a lane), so they never cover a STOP badge, a symbol or a
+label (see :func:`_symbol` and :func:`_bus`); the cards the bus to move can reach this turn are
 outlined and marked "reach" (BUS-MOVE, BUS-SPEED); the last move's route is a dashed line. Each
 seat's progress area (picked up / half / complete, BUS-PROGRESS) is drawn along its side, and the
 face-up passenger cards, the deck count and the speed limit beside the grid.
@@ -32,6 +34,9 @@ ROAD = 46
 INSET = ROAD / 2 + 5
 WIDTH, HEIGHT = 780, 590
 PANEL_X = 560
+#: Where a street card's symbol sits along an east-west card (fraction of its length from the west
+#: end); the buses keep to the other end.
+SYMBOL_AT = 0.24
 
 
 def _t(x: float, y: float, text: str, size: int = 11, anchor: str = "middle", weight: str = "normal",
@@ -59,20 +64,37 @@ def _centre(entry: dict[str, Any]) -> tuple[float, float]:
     return x + w / 2, y + h / 2
 
 
-def _symbol(entry: dict[str, Any]) -> str:
-    """The symbol of a street card on its side of the street, and the card's id."""
-    if entry["card"] is None:
-        return ""
-    cx, cy = _centre(entry)
+def _symbol(entry: dict[str, Any], reach: bool = False) -> str:
+    """The symbol of a street card on its side of the street, the card's id and, on a card the bus
+    to move can reach, the word "reach".
+
+    A card keeps one end free for the buses (see :func:`_bus` and :func:`_bus_room`): on an
+    east-west card the symbol (on its side of the street) and the id with "reach" under it (on
+    the other side) take the western part; on a north-south card "reach", the symbol and the id
+    take the upper part. So a bus marker never covers a STOP badge, the id or "reach".
+    """
     x, y, w, h = slot_box(entry)
-    off = ROAD / 2 - 10
+    cx, cy = _centre(entry)
     side = entry["side"]
     if entry["kind"] == "h":
-        sx, sy = x + w * 0.28, (cy - off if side == "N" else cy + off)
-        label = _t(x + w * 0.72, cy + 3, entry["card"], size=9, fill="#444")
-    else:
-        sx, sy = (cx - off if side == "W" else cx + off), y + h * 0.26
-        label = _t(cx, y + h * 0.8, entry["card"], size=8, fill="#444")
+        off = ROAD / 2 - 10
+        sx = x + SYMBOL_AT * w
+        sy = cy + off if side == "S" else cy - off
+        # the id, then "reach" under it, on the other side of the street (baselines)
+        label_y, reach_y = (cy - 14.5, cy - 4.5) if side == "S" else (cy + 10, cy + 20.5)
+        mark = _t(sx, reach_y, "reach", size=8, weight="bold", fill=HIGHLIGHT) if reach else ""
+        if entry["card"] is None:
+            return mark
+        label = _t(sx, label_y, entry["card"], size=9, fill="#444")
+    else:  # nearer the middle than on an east-west card: a STOP or WORK badge stays on the street
+        off = ROAD / 2 - 16
+        sx = cx + off if side == "E" else cx - off
+        sy = y + 22
+        mark = _t(cx, y + 10, "reach", size=8, weight="bold", fill=HIGHLIGHT) if reach else ""
+        if entry["card"] is None:
+            return mark
+        label = _t(cx, y + 39, entry["card"], size=8, fill="#444")
+    label += mark
     symbol = entry["symbol"]
     if symbol == "destination":
         colour = entry["colour"]
@@ -90,26 +112,54 @@ def _symbol(entry: dict[str, Any]) -> str:
     return label
 
 
-def _bus(entry: dict[str, Any], heading: str, seat: int, k: int, used: bool) -> str:
-    """A bus: an arrow along ``heading`` in the right-hand lane, with its seat number."""
+def _bus_room(entry: dict[str, Any]) -> tuple[float, float]:
+    """The stretch of a card (pixels along it: x on an east-west card, y on a north-south one) left
+    free for the buses by its symbol, id and "reach" (see :func:`_symbol`)."""
+    x, y, w, h = slot_box(entry)
+    if entry["kind"] == "h":
+        return x + SYMBOL_AT * w + 19, x + w - 2
+    return y + 43, y + h - 2
+
+
+def _bus(entry: dict[str, Any], heading: str, seat: int, k: int, used: bool, n: int = 1) -> str:
+    """A bus: an arrow along ``heading`` in the right-hand lane, with its seat number, in the free
+    end of the card (the east end of an east-west card, the south end of a north-south one), clear
+    of the card's symbol, id and "reach" (see :func:`_symbol`).
+
+    Args:
+        entry (dict): the card's ``grid`` entry of the view.
+        heading (str): ``"N"``, ``"E"``, ``"S"`` or ``"W"``.
+        seat (int): whose bus (its colour and number).
+        k (int): how many buses in the same lane of this card are drawn before it (nearer the end).
+        used (bool): the bus has used its construction site (a dashed outline).
+        n (int): how many buses share its lane on this card: the arrows get shorter (at most 11 px
+            from centre to tip) so that all of them fit the free end, one behind the other.
+    """
     cx, cy = _centre(entry)
-    along = (k - 0.5) * 24 if k else 0
     lane = 9
+    lo, hi = _bus_room(entry)
+    size = min(11.0, (hi - lo - (n - 1)) / n / 1.7)  # an arrow is 1.7 × size long
     dx, dy = {"E": (1, 0), "W": (-1, 0), "S": (0, 1), "N": (0, -1)}[heading]
+    forward = dx + dy  # +1 heading east or south, -1 west or north
+    end = hi - k * (1.7 * size + 1)  # the far end of this arrow along the card
+    along = end - (size if forward > 0 else 0.7 * size)
     # right-hand lane: rotate the heading clockwise (screen y grows downwards)
     rx, ry = -dy, dx
-    x = cx + dx * along + rx * lane
-    y = cy + dy * along + ry * lane
-    size = 11
+    if entry["kind"] == "h":
+        x, y = along, cy + ry * lane
+    else:
+        x, y = cx + rx * lane, along
     tip = (x + dx * size, y + dy * size)
     left = (x - dx * size * 0.7 + rx * size * 0.7, y - dy * size * 0.7 + ry * size * 0.7)
     right = (x - dx * size * 0.7 - rx * size * 0.7, y - dy * size * 0.7 - ry * size * 0.7)
     ink = SEAT_INK[seat % len(SEAT_INK)]
     dash = ' stroke-dasharray="2 2"' if used else ""
     pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in (tip, left, right))
+    font = 9 if size > 10 else 8  # the seat number, in the wide back part of the arrow
+    back = 0.17 * size
     return (f'<g class="bus" data-seat="{seat}"><polygon points="{pts}" fill="{ink}" stroke="#fff" '
-            f'stroke-width="1.5"{dash}/>' + _t(x - dx * 2, y - dy * 2 + 3.5, str(seat), size=9, weight="bold",
-                                                fill="#fff") + "</g>")
+            f'stroke-width="1.5"{dash}/>' + _t(x - dx * back, y - dy * back + 0.39 * font, str(seat), size=font,
+                                                weight="bold", fill="#fff") + "</g>")
 
 
 def _mini_card(card: dict[str, Any], x: float, y: float, state: str) -> str:
@@ -203,11 +253,7 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         fill = STREET if entry["card"] is not None else "#fafafa"
         out.append(f'<rect class="street" data-slot="{entry["slot"]}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
                    f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>')
-        out.append(_symbol(entry))
-        if entry["slot"] in reach:
-            mx, my = (x + w - 4, y + 10) if entry["kind"] == "h" else (x + w / 2, y + 10)
-            out.append(_t(mx, my, "reach", size=8, anchor="end" if entry["kind"] == "h" else "middle",
-                          weight="bold", fill=HIGHLIGHT))
+        out.append(_symbol(entry, reach=entry["slot"] in reach))
         if entry["slot"] in selected:
             out.append(_t(x + w / 2, y - 3, "chosen", size=9, weight="bold"))
     for r in range(3):
@@ -230,9 +276,13 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
                    f'opacity="0.7"/>')
     # buses
     for entry in view["grid"]:
-        for k, seat in enumerate(entry["buses"]):
-            bus = view["seats"][seat]["bus"]
-            out.append(_bus(entry, bus["heading"], seat, k if len(entry["buses"]) > 1 else 0, bus["site_used"]))
+        headings = [view["seats"][seat]["bus"]["heading"] for seat in entry["buses"]]
+        drawn: dict[str, int] = {}  # buses already drawn in each lane (heading) of this card
+        for seat, heading in zip(entry["buses"], headings):
+            k = drawn.get(heading, 0)
+            drawn[heading] = k + 1
+            out.append(_bus(entry, heading, seat, k, view["seats"][seat]["bus"]["site_used"],
+                            headings.count(heading)))
     # progress areas
     places = {"south": (150, GRID_Y + 2 * SPAN + 50, False), "north": (150, 22, False),
               "west": (6, GRID_Y - 20, True), "east": (PANEL_X, 330, True)}

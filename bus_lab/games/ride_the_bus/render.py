@@ -6,9 +6,15 @@ Every table setting has its own drawing: the pyramid (RTB-P-*) or the Give & Tak
 and, in the solo gauntlet (RTB-SG-*), the ride order and the current ride instead of Parts 2
 and 3. Row points are printed as numbers on every row (escalating or flat, RTB-P-POINTS).
 
+Size: the drawing is ``BUS_X + BUS_W`` (854) pixels wide and has a ``viewBox``, ``max-width:100%``
+and ``height:auto`` and no minimum width, so in a narrower output area (a 1024 px window with the
+file browser open leaves about 600-760 px) it shrinks to fit instead of scrolling sideways.
+
 Accessibility: suits are told by their symbol (♣ ♦ ♥ ♠), never by colour alone (red suits use
 Okabe-Ito vermilion, black suits black); the card in play has a thicker outline *and* a text
-marker; every SVG has ``role="img"`` and an ``aria-label`` describing the table in words.
+marker; everywhere the board or its description names a card it prints rank and suit symbol
+(``"8♠"``, :func:`code_label`); every SVG has ``role="img"`` and an ``aria-label`` describing the
+table in words.
 """
 from __future__ import annotations
 
@@ -299,7 +305,8 @@ def _higher_lower_bus_svg(view: dict[str, Any], title: str, gauntlet: bool) -> l
         last = i == len(recent) - 1
         out.append(card_svg(code, BUS_X + i * (CARD_W + 4), 92, highlight=last, faded=not last))
     if bus["card_to_beat"]:
-        out.append(_text(BUS_X, 92 + CARD_H + 18, f"Card to beat: {bus['card_to_beat']} (the last card)", 12, "bold"))
+        beat = code_label(bus["card_to_beat"])
+        out.append(_text(BUS_X, 92 + CARD_H + 18, f"Card to beat: {beat} (the last card)", 12, "bold"))
     if len(bus["cards"]) > len(recent):
         out.append(_text(BUS_X, 92 + CARD_H + 36, f"(the last {len(recent)} of {len(bus['cards'])} cards dealt)",
                          11, fill=MUTED))
@@ -337,7 +344,7 @@ def _questions_bus_svg(view: dict[str, Any]) -> list[str]:
     y += CARD_H + 36
     out.append(_text(BUS_X, y, f"Run: {len(run)} right in a row (best {bus['best_streak']})", 12))
     if not run and bus["cards"]:
-        out.append(_text(BUS_X, y + 18, f"Last card {bus['cards'][-1]}: a miss, back to Q1", 12))
+        out.append(_text(BUS_X, y + 18, f"Last card {code_label(bus['cards'][-1])}: a miss, back to Q1", 12))
     return out
 
 
@@ -364,7 +371,7 @@ def table_svg(view: dict[str, Any], next_spot: int | None = None) -> str:
     height = max(30 + n * ROW_H, mid_h, bus_h, 200) + 30
     width = BUS_X + BUS_W
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" style="max-width:100%;min-width:600px;height:auto" role="img" '
+             f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" role="img" '
              f'aria-label="{escape(describe(view))}">',
              f'<rect width="{width}" height="{height}" fill="#f4f7f2" rx="8"/>']
     parts.extend(_rows_svg(view))
