@@ -12,6 +12,9 @@ Example::
 
 Every ``RideTheBusWidget`` has a collapsible "Table settings" panel (players, who plays each seat,
 board, row points, bus, streak, mode, seed) and a button that deals a new game with them.
+
+``AnswerBox(truth, hint=...)`` is a typed self-check question (works in the Voilà app view too);
+``FoldingPanel`` is the keyboard-reachable collapsible panel the widgets use.
 """
 from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
 from bus_lab.widgets.bus_and_stop import BusAndStopWidget
@@ -20,5 +23,5 @@ from bus_lab.widgets.busstop import BusstopWidget
 from bus_lab.widgets.quiz import AnswerBox
 from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 
-__all__ = ["AnswerBox", "FoldingPanel", "GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget", "BusstopWidget",
-           "format_odds"]
+__all__ = ["AnswerBox", "FoldingPanel", "GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget",
+           "BusstopWidget", "format_odds"]

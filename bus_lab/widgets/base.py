@@ -487,8 +487,9 @@ class GameWidget:
         busy = state.is_terminal() or human
         self._shown_actions = list(actions)
 
-        widgets = [self.header, self.board, self.viewer_note, self.status, self.scores, self.log, self.prompt, self.timeline,
-                   self.back_button, self.forward_button, self.step_button, self.play, self.autoplay, self.pick_box,
+        widgets = [self.header, self.board, self.viewer_note, self.status, self.scores, self.log, self.prompt,
+                   self.timeline, self.back_button, self.forward_button, self.step_button, self.play, self.autoplay,
+                   self.pick_box,
                    self.pick_row.layout, *self.action_buttons, *(b.layout for b in self.action_buttons)]
         self._syncing = True
         try:
