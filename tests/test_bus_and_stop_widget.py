@@ -254,7 +254,7 @@ def test_state_draws_itself_as_html_and_text():
 
 # -- readable on a classroom projector: text size, width, nothing overlapping --------------------
 from bus_lab.games.bus_and_stop.render import table_svg  # noqa: E402
-from bus_lab.widgets.bus_city import text_px  # noqa: E402
+from bus_lab.games.textfit import text_px  # noqa: E402
 
 #: Ascent and descent of DejaVu Sans (a wide notebook font) in em: a text's box is from
 #: ``y - ASCENT * size`` to ``y + DESCENT * size`` (what Chromium's getBoundingClientRect gives).

@@ -284,7 +284,7 @@ def test_the_status_sentence_is_shown_once():
 
 # -- bus markers and street symbols both readable --------------------------------------------------
 from bus_lab.games.bus_city.render import grid_svg  # noqa: E402
-from bus_lab.widgets.bus_city import text_px  # noqa: E402
+from bus_lab.games.textfit import text_px  # noqa: E402
 
 
 def _attributes(tag: str) -> dict[str, str]:

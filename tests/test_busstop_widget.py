@@ -16,7 +16,7 @@ import pytest
 from bus_lab import ParameterError
 from bus_lab.games.busstop.render import table_svg
 from bus_lab.widgets import BusstopWidget
-from bus_lab.widgets.bus_city import text_px
+from bus_lab.games.textfit import text_px
 
 
 def visible(w) -> list[ipywidgets.Button]:

@@ -37,6 +37,7 @@ from bus_lab.games.bus_city.render import grid_html
 from bus_lab.games.bus_city.state import (
     MASK_SPAN, MOVE_BASE, PASS, PLACE_BASE, ROTATE_BASE, SWAP_BASE, BusCityState,
 )
+from bus_lab.games.textfit import text_px
 from bus_lab.widgets.base import FoldingPanel, GameWidget
 
 #: Move buttons built once: enough for every choice the chooser leaves open at one card.
@@ -47,17 +48,6 @@ STREET_COLUMN_PX = 140
 #: Room for a street button's text: the column less the button's padding (10 px each side) and
 #: margin (2 px each side) in JupyterLab's widget style, and a little slack.
 STREET_TEXT_PX = STREET_COLUMN_PX - 2 * 10 - 2 * 2 - 6
-#: Advance widths (in em) of characters in a wide UI sans-serif (DejaVu Sans, the widest of the
-#: usual notebook fonts), to tell whether a label fits its button without a browser at hand.
-_EM = {**dict.fromkeys("0123456789", 0.64), **dict.fromkeys("il.,:;'|!", 0.28), **dict.fromkeys("fjt", 0.4),
-       "r": 0.42, " ": 0.32, "-": 0.37, "/": 0.34, "_": 0.5, "m": 0.98, "w": 0.82, "M": 0.87, "W": 0.99,
-       "…": 1.0, "—": 1.0}
-
-
-def text_px(text: str, size: float = 13) -> float:
-    """About how wide ``text`` is in pixels at ``size`` px in a wide UI sans-serif font (an upper
-    bound for the usual notebook fonts: lower case 0.64 em, capitals 0.75 em unless listed)."""
-    return size * sum(_EM.get(ch, 0.75 if ch.isupper() or not ch.isascii() else 0.64) for ch in text)
 
 
 def street_label(slot: str, card: str | None, room: float = STREET_TEXT_PX) -> str:

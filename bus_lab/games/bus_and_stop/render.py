@@ -24,6 +24,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from bus_lab.games.textfit import fit_text as _fit, text_px
+
 #: A passenger token in a bus or at the stop (pixels).
 TOKEN_W, TOKEN_H = 28, 40
 GAP = 3
@@ -51,28 +53,6 @@ CLAIMS_X = UNHAPPY_X + 3 * CHIP_PITCH_X + 12
 ROW_H = 98
 #: Lines of destinations claimed in the column right of the piles (more go under the bus).
 CLAIM_LINES = 3
-#: Advance widths (em) of characters in a wide sans-serif (DejaVu Sans): an upper bound used to fit
-#: and wrap text without a browser (lower case 0.64 em, capitals 0.75 em unless listed).
-_EM = {**dict.fromkeys("0123456789", 0.64), **dict.fromkeys("il.,:;'|!", 0.28), **dict.fromkeys("fjt", 0.4),
-       "r": 0.42, " ": 0.32, "-": 0.37, "/": 0.34, "_": 0.5, "m": 0.98, "w": 0.82, "M": 0.87, "W": 0.99,
-       "…": 1.0, "—": 1.0}
-
-
-def text_px(text: str, size: float) -> float:
-    """About how wide ``text`` is in pixels at font size ``size`` (px): an upper bound for the usual
-    notebook sans-serif fonts (see :data:`_EM`)."""
-    return size * sum(_EM.get(ch, 0.75 if ch.isupper() or not ch.isascii() else 0.64) for ch in text)
-
-
-def _fit(text: str, size: float, room: float) -> str:
-    """``text``, shortened with "…" until it is at most ``room`` pixels wide at ``size`` px."""
-    if text_px(text, size) <= room:
-        return text
-    while text and text_px(text + "…", size) > room:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 def _groups(items: list[str], size: float, room: float, sep: str = " · ") -> list[list[str]]:
     """``items`` (each shortened with "…" if too long for a line on its own) grouped into lines of
     at most ``room`` pixels at ``size`` px when joined with ``sep``."""

@@ -26,6 +26,7 @@ from typing import Any
 
 from bus_lab.games.busstop.components import KIND_CODES
 from bus_lab.games.busstop.state import KIND_LABELS
+from bus_lab.games.textfit import fit_text as _fit, text_px
 
 SORTS = ("baby", "child", "girl", "salaryman", "granny")
 SHORT = {"baby": "Ba", "child": "Ch", "girl": "Gi", "salaryman": "Sa", "granny": "Gr"}
@@ -51,28 +52,6 @@ ZONE_COL = 104  # one zone position (pixels, with its gap)
 KIND_BY_CODE = {c: ("ET" if c == "ET" else SORTS[i % 5], 5 <= i < 10) for i, c in enumerate(KIND_CODES)}
 #: The letters printed on a passenger of each kind code (``"VGi"`` reads ``"Gi★"``); the log uses the same.
 LABEL_BY_CODE = dict(zip(KIND_CODES, KIND_LABELS))
-#: Advance widths (em) of characters in a wide sans-serif (DejaVu Sans): an upper bound used to fit
-#: text without a browser (lower case 0.64 em, capitals and symbols 0.75 em unless listed).
-_EM = {**dict.fromkeys("0123456789", 0.64), **dict.fromkeys("il.,:;'|!", 0.28), **dict.fromkeys("fjt", 0.4),
-       "r": 0.42, " ": 0.32, "-": 0.37, "/": 0.34, "_": 0.5, "m": 0.98, "w": 0.82, "M": 0.87, "W": 0.99,
-       "…": 1.0, "—": 1.0}
-
-
-def text_px(text: str, size: float) -> float:
-    """About how wide ``text`` is in pixels at font size ``size`` (px): an upper bound for the usual
-    notebook sans-serif fonts."""
-    return size * sum(_EM.get(ch, 0.75 if ch.isupper() or not ch.isascii() else 0.64) for ch in text)
-
-
-def _fit(text: str, size: float, room: float) -> str:
-    """``text``, shortened with "…" until it is at most ``room`` pixels wide at ``size`` px."""
-    if text_px(text, size) <= room:
-        return text
-    while text and text_px(text + "…", size) > room:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 def describe(code: str, tile_sorts: dict[str, str]) -> tuple[str, bool, int | None, int | None]:
     """``(sort or "ET", is VIP, owner, number)`` of a passenger written as in a view: a kind code
     (``"Gi"``, ``"VGi"``, ``"ET"``) or a player tile ``"owner/number"``."""
