@@ -359,6 +359,7 @@ def test_classroom_polish_of_the_controls():
 
     assert format_odds(Fraction(0)) == "0 (impossible)" and format_odds(Fraction(1)) == "1 (certain)"
     assert format_odds(Fraction(28, 51)) == "28/51 (54.9%)"
+    assert format_odds(Fraction(1, 16)) == "1/16 (6.3%)"          # 6.25: a half rounds up
     w = RideTheBusWidget(players=2, humans=(0,), seed=4)
     assert w.session.waiting_for_human() and w.step_button.disabled
     w.action_buttons[0].click()                   # seat 0 answers; a card is to be dealt
@@ -429,3 +430,29 @@ def test_keyboard_focus_goes_where_the_next_press_belongs(cls, monkeypatch):
     w.back_button.click()
     w.forward_button.click()
     assert focused == []
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG 2 relative luminance of ``#rrggbb``."""
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours."""
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_card_ink_keeps_text_contrast_on_live_and_resolved_cards():
+    """Card ranks and suits meet the WCAG AA ratio 4.5:1 on a live (white) card and on a resolved
+    (grey) one, and resolved cards are not faded with opacity."""
+    from bus_lab.games.ride_the_bus import render
+
+    for ink in (render.RED_INK, render.BLACK_INK):
+        assert contrast(ink, "#FFFFFF") >= 4.5 and contrast(ink, "#ECECEC") >= 4.5, ink
+    w = widgets.RideTheBusWidget(players=3, humans=(), seed=2)
+    w.session.run_to_end()
+    w.refresh()
+    assert "#ececec" in w.board.value and "opacity" not in w.board.value

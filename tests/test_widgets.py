@@ -10,6 +10,7 @@ import random
 import re
 import subprocess
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import ipywidgets
@@ -394,8 +395,8 @@ def check_bus_odds_shown(w) -> int:
     for b in visible(w):
         label, odds = b.description.split(" — ")
         p = hand_odds(state, label, reference)
-        expected = {0: "0 (impossible)", 1: "1 (certain)"}.get(p, f"{p.numerator}/{p.denominator} "
-                                                                 f"({float(p) * 100:.1f}%)")
+        percent = (Decimal(p.numerator) * 100 / Decimal(p.denominator)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+        expected = {0: "0 (impossible)", 1: "1 (certain)"}.get(p, f"{p.numerator}/{p.denominator} ({percent}%)")
         assert odds == expected, (label, reference)
         assert odds in b.tooltip
         checked += 1

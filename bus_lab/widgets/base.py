@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from fractions import Fraction
 from html import escape
 from typing import Any, Callable, Iterable, Sequence
@@ -52,7 +53,7 @@ _PLAY_MAX = 1_000_000
 
 def format_odds(p: Fraction) -> str:
     """An exact chance as a fraction and a percentage, e.g. ``"28/51 (54.9%)"``; ``"0 (impossible)"``
-    and ``"1 (certain)"`` at the ends.
+    and ``"1 (certain)"`` at the ends. The percentage is exact to 0.1, halves rounded up (1/16 is 6.3%).
 
     Args:
         p (Fraction): a probability between 0 and 1.
@@ -62,7 +63,8 @@ def format_odds(p: Fraction) -> str:
         return "0 (impossible)"
     if p == 1:
         return "1 (certain)"
-    return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+    tenths = math.floor(p * 1000 + Fraction(1, 2))        # the percentage to 0.1, halves rounded up
+    return f"{p.numerator}/{p.denominator} ({tenths // 10}.{tenths % 10}%)"
 
 
 def _button(label: str, tooltip: str, icon: str = "", width: str = "auto") -> W.Button:

@@ -56,7 +56,8 @@ def read_number(text: str) -> Fraction:
             return whole + sign * Fraction(num, den)
         return Fraction(raw.replace(" ", ""))
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"could not read {text!r} as a number: type it like 28/51, 0.549 or 55%") from None
+        raise ValueError(f"could not read {text!r} as a number: type a fraction like 3/7, a decimal like "
+                         "0.25 or a percentage like 25%") from None
 
 
 class AnswerBox:
@@ -91,7 +92,7 @@ class AnswerBox:
         self.tolerance = Fraction(tolerance)
         self.last_right: bool | None = None
         if placeholder is None:
-            placeholder = "a word" if isinstance(truth, str) else "e.g. 28/51, 0.55 or 55%"
+            placeholder = "a word" if isinstance(truth, str) else "a fraction like 3/7, a decimal or a %"
         self.answer = W.Text(value="", placeholder=placeholder, description=description,
                              tooltip="Type your answer, then press Enter or Check", continuous_update=False,
                              style={"description_width": "initial"}, layout=W.Layout(width="320px"))
@@ -100,8 +101,15 @@ class AnswerBox:
         self.verdict = W.HTML("<div role='status'></div>")
         self.widget = W.VBox([W.HBox([self.answer, self.check_button]), self.verdict])
         self.check_button.on_click(lambda _b: self.check(self.answer.value))
-        self.answer.observe(lambda change: self.check(change["new"]) if change["new"].strip() else None,
-                            names="value")
+        self.answer.observe(self._on_typed, names="value")
+
+    def _on_typed(self, change: dict) -> None:
+        """Enter in the box checks the answer; clearing the box clears the verdict."""
+        if change["new"].strip():
+            self.check(change["new"])
+        else:
+            self.verdict.value = "<div role='status'></div>"
+            self.last_right = None
 
     def _repr_mimebundle_(self, **kwargs: Any):
         return self.widget._repr_mimebundle_(**kwargs)

@@ -24,7 +24,8 @@ from typing import Any
 from bus_lab.games.ride_the_bus.cards import SUIT_SYMBOLS, SUITS
 
 CARD_W, CARD_H = 40, 56
-RED_INK, BLACK_INK = "#D55E00", "#111111"
+#: Red suits in a darker vermilion than Okabe-Ito's (#D55E00) so the text has 5:1 contrast on white.
+RED_INK, BLACK_INK = "#B34700", "#111111"
 HIGHLIGHT = "#0072B2"  # Okabe-Ito blue
 BACK = "#56B4E9"
 MUTED = "#333"
@@ -55,7 +56,7 @@ def card_svg(code: str | None, x: float, y: float, highlight: bool = False, fade
         code (str | None): card code such as ``"7H"``; ``None`` draws the back of a card.
         x, y (float): top-left corner in pixels.
         highlight (bool): a thick blue outline (callers add a text marker too).
-        faded (bool): draw at 60 % opacity (a card already resolved).
+        faded (bool): a card already resolved: grey background and a dashed edge.
     """
     stroke = HIGHLIGHT if highlight else "#444"
     width = 3 if highlight else 1
@@ -67,9 +68,10 @@ def card_svg(code: str | None, x: float, y: float, highlight: bool = False, fade
     rank, symbol, ink = _label(code)
     if faded and not highlight:
         stroke = "#999"
-    opacity = ' opacity="0.6"' if faded else ""  # the ink only: the card stays opaque when stacked
-    return (f'<g><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="white" '
-            f'stroke="{stroke}" stroke-width="{width}"/><g{opacity}>'
+    # A resolved card is grey-backed with a dashed edge; its ink keeps full contrast (no fading).
+    fill, dash = ("#ececec", ' stroke-dasharray="4 3"') if faded else ("white", "")
+    return (f'<g><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{width}"{dash}/><g>'
             f'<text x="{x + CARD_W / 2}" y="{y + 24}" font-size="17" font-weight="bold" text-anchor="middle" '
             f'fill="{ink}" font-family="sans-serif">{rank}</text>'
             f'<text x="{x + CARD_W / 2}" y="{y + 46}" font-size="20" text-anchor="middle" fill="{ink}" '
