@@ -14,12 +14,9 @@ import pytest
 
 from bus_lab import ParameterError
 from bus_lab.widgets import BusAndStopWidget
+from widget_helpers import shown_points, visible, widget_count
 
 STOP = ["YB", "GT", "BM", "PS", "RB"]
-
-
-def visible(w) -> list[ipywidgets.Button]:
-    return [b for b in w.action_buttons if b.layout.display != "none"]
 
 
 def pick_buttons(w) -> list[ipywidgets.Button]:
@@ -36,15 +33,6 @@ def place(state, seat: int, *codes: str) -> None:
 
 def log_rules(w) -> list[str]:
     return re.findall(r"<code[^>]*>\[([A-Z0-9-]+)\]</code>", w.log.value)
-
-
-def shown_points(w) -> list[int]:
-    return [int(p) for p in re.findall(r"data-points='(-?\d+)'", w.scores.value)]
-
-
-def widget_count() -> int:
-    registry = getattr(ipywidgets.widgets.widget, "_instances", None)
-    return len(registry if registry is not None else ipywidgets.Widget.widgets)
 
 
 def test_a_four_player_game_with_one_human_plays_to_the_end():
@@ -254,72 +242,7 @@ def test_state_draws_itself_as_html_and_text():
 
 # -- readable on a classroom projector: text size, width, nothing overlapping --------------------
 from bus_lab.games.bus_and_stop.render import table_svg  # noqa: E402
-from bus_lab.games.textfit import text_px  # noqa: E402
-
-#: Ascent and descent of DejaVu Sans (a wide notebook font) in em: a text's box is from
-#: ``y - ASCENT * size`` to ``y + DESCENT * size`` (what Chromium's getBoundingClientRect gives).
-ASCENT, DESCENT = 0.93, 0.24
-#: Width (px) of a JupyterLab output area at 1280 px: a wider drawing is scaled down to it.
-OUTPUT_AREA_PX = 940
-
-
-def attributes(tag: str) -> dict[str, str]:
-    return dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', tag))
-
-
-def text_boxes(svg: str) -> list[tuple]:
-    """``(text, left, top, right, bottom, font size)`` of every ``<text>``; the width is an upper
-    bound (:func:`text_px`), so a box is never smaller than what a browser draws."""
-    boxes = []
-    for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
-        a = attributes(tag)
-        text, size = html.unescape(body), float(a["font-size"])
-        wide = text_px(text, size)
-        left = float(a["x"]) - {"start": 0, "middle": wide / 2, "end": wide}[a.get("text-anchor", "start")]
-        y = float(a["y"])
-        boxes.append((text, left, y - ASCENT * size, left + wide, y + DESCENT * size, size))
-    return boxes
-
-
-def shape_boxes(svg: str) -> list[tuple]:
-    """``(kind, left, top, right, bottom)`` of every ``<rect>`` and ``<circle>``."""
-    boxes = []
-    for tag in re.findall(r"<rect [^>]*>", svg):
-        a = attributes(tag)
-        x, y = float(a.get("x", 0)), float(a.get("y", 0))
-        boxes.append(("rect", x, y, x + float(a["width"]), y + float(a["height"])))
-    for tag in re.findall(r"<circle [^>]*>", svg):
-        a = attributes(tag)
-        cx, cy, r = float(a["cx"]), float(a["cy"]), float(a["r"])
-        boxes.append(("circle", cx - r, cy - r, cx + r, cy + r))
-    return boxes
-
-
-def crowding(svg: str, pad: float = 0.5) -> list[str]:
-    """Texts that overlap another text, or run across the edge of a shape they do not sit inside
-    (a letter inside its token is fine, a label reaching into a token is not)."""
-    def meets(a, b):
-        return a[0] + pad < b[2] and b[0] + pad < a[2] and a[1] + pad < b[3] and b[1] + pad < a[3]
-
-    def inside(a, b):
-        return a[0] >= b[0] - pad and a[2] <= b[2] + pad and a[1] >= b[1] - pad and a[3] <= b[3] + pad
-
-    texts, shapes = text_boxes(svg), shape_boxes(svg)
-    problems = []
-    for i, (s, *a, _size) in enumerate(texts):
-        problems += [f"{s!r} overlaps {t!r}" for t, *b, _ in texts[i + 1:] if meets(a, b)]
-        problems += [f"{s!r} at ({a[0]:.0f}, {a[1]:.0f}) runs into a {kind} at ({b[0]:.0f}, {b[1]:.0f})"
-                     for kind, *b in shapes if meets(a, b) and not inside(a, b)]
-    return problems
-
-
-def drawn_text_px(svg: str) -> float:
-    """The smallest font size on screen: font-size × (drawn width / viewBox width), the SVG drawn
-    at its width attribute but at most :data:`OUTPUT_AREA_PX` wide."""
-    head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
-    view_width = float(head["viewBox"].split()[2])
-    scale = min(float(head["width"]), OUTPUT_AREA_PX) / view_width
-    return min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * scale
+from svg_layout import attributes, crowding, smallest_text_on_screen  # noqa: E402
 
 
 def crowded_view() -> dict:
@@ -362,11 +285,11 @@ def test_the_board_text_is_classroom_size_and_the_board_is_not_shrunk():
                 head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
                 assert float(head["width"]) <= 900 and head["viewBox"] == f"0 0 {head['width']} {head['height']}"
                 assert "max-width:100%" in head["style"] and "height:auto" in head["style"]
-                assert drawn_text_px(svg) >= 11, (players, step)
+                assert smallest_text_on_screen(svg) >= 11, (players, step)
             if w.session.state.is_terminal():
                 break
             w.step_button.click()
-    assert drawn_text_px(table_svg(crowded_view())) >= 11
+    assert smallest_text_on_screen(table_svg(crowded_view())) >= 11
 
 
 def test_no_text_on_the_board_overlaps_other_text_or_shapes():

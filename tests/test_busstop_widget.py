@@ -10,17 +10,14 @@ import html
 import random
 import re
 
-import ipywidgets
 import pytest
 
 from bus_lab import ParameterError
 from bus_lab.games.busstop.render import table_svg
-from bus_lab.widgets import BusstopWidget
 from bus_lab.games.textfit import text_px
-
-
-def visible(w) -> list[ipywidgets.Button]:
-    return [b for b in w.action_buttons if b.layout.display != "none"]
+from bus_lab.widgets import BusstopWidget
+from svg_layout import attributes, crowding, smallest_text_on_screen
+from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
 
 
 def descriptions(w) -> list[str]:
@@ -42,28 +39,6 @@ def step_until_human(w, limit: int = 200) -> None:
         w.step_button.click()
         assert w.last_error is None, w.error.value
     raise AssertionError("no human move came up")
-
-
-def shown_points(w) -> list[int]:
-    return [int(p) for p in re.findall(r"data-points='(-?\d+)'", w.scores.value)]
-
-
-def shown_winners(w) -> list[int]:
-    found = re.search(r"data-winners='([\d,]*)'", w.scores.value)
-    assert found is not None
-    return [int(s) for s in found.group(1).split(",") if s]
-
-
-def log_lines(w) -> list[str]:
-    items = re.findall(r"<li><code[^>]*>(\[[A-Z0-9-]+\])</code> (.*?)</li>", w.log.value)
-    return [html.unescape(f"{tag} {text}") for tag, text in items]
-
-
-def widget_count() -> int:
-    registry = getattr(ipywidgets.widgets.widget, "_instances", None)
-    if registry is None:
-        registry = ipywidgets.Widget.widgets
-    return len(registry)
 
 
 SCRIPT = ["Gi", "Gi", "ET"]  # round 1's line-up: q1 girl, q2 girl, q3 ET
@@ -232,10 +207,6 @@ def test_a_step_at_your_move_says_what_to_do():
 
 
 # -- fitting a JupyterLab output area ---------------------------------------------------------
-def attributes(tag: str) -> dict[str, str]:
-    return dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', tag))
-
-
 def overflow(svg: str) -> list[str]:
     """Parts of a Busstop SVG that reach past its own width (rectangles by their geometry, text by
     an upper bound of its width in a wide sans-serif font)."""
@@ -320,56 +291,6 @@ def test_the_log_names_a_vip_as_the_board_prints_it():
 
 # -- readable on a classroom projector; the board in words --------------------------------------
 from bus_lab.games.busstop.render import table_summary  # noqa: E402
-
-#: Ascent and descent of DejaVu Sans (a wide notebook font) in em: a text's box is from
-#: ``y - ASCENT * size`` to ``y + DESCENT * size`` (what Chromium's getBoundingClientRect gives).
-ASCENT, DESCENT = 0.93, 0.24
-
-
-def boxes(svg: str) -> tuple[list[tuple], list[tuple]]:
-    """The ``<text>`` boxes ``(text, left, top, right, bottom)`` (widths an upper bound, see
-    :func:`text_px`) and the ``<rect>``/``<circle>`` boxes ``(kind, left, top, right, bottom)``."""
-    texts, shapes = [], []
-    for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
-        a = attributes(tag)
-        text, size = html.unescape(body), float(a["font-size"])
-        wide = text_px(text, size)
-        left = float(a["x"]) - {"start": 0, "middle": wide / 2, "end": wide}[a.get("text-anchor", "start")]
-        texts.append((text, left, float(a["y"]) - ASCENT * size, left + wide, float(a["y"]) + DESCENT * size))
-    for tag in re.findall(r"<rect [^>]*>", svg):
-        a = attributes(tag)
-        x, y = float(a.get("x", 0)), float(a.get("y", 0))
-        shapes.append(("rect", x, y, x + float(a["width"]), y + float(a["height"])))
-    for tag in re.findall(r"<circle [^>]*>", svg):
-        a = attributes(tag)
-        cx, cy, r = float(a["cx"]), float(a["cy"]), float(a["r"])
-        shapes.append(("circle", cx - r, cy - r, cx + r, cy + r))
-    return texts, shapes
-
-
-def crowding(svg: str, pad: float = 0.5) -> list[str]:
-    """Texts that overlap another text, or run across the edge of a shape they do not sit inside."""
-    def meets(a, b):
-        return a[0] + pad < b[2] and b[0] + pad < a[2] and a[1] + pad < b[3] and b[1] + pad < a[3]
-
-    def inside(a, b):
-        return a[0] >= b[0] - pad and a[2] <= b[2] + pad and a[1] >= b[1] - pad and a[3] <= b[3] + pad
-
-    texts, shapes = boxes(svg)
-    problems = []
-    for i, (s, *a) in enumerate(texts):
-        problems += [f"{s!r} overlaps {t!r}" for t, *b in texts[i + 1:] if meets(a, b)]
-        problems += [f"{s!r} at ({a[0]:.0f}, {a[1]:.0f}) runs into a {kind} at ({b[0]:.0f}, {b[1]:.0f})"
-                     for kind, *b in shapes if meets(a, b) and not inside(a, b)]
-    return problems
-
-
-def smallest_text_on_screen(svg: str, output_area: float = 940) -> float:
-    """The smallest font-size × (drawn width / viewBox width), drawn at most ``output_area`` px wide."""
-    head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
-    scale = min(float(head["width"]), output_area) / float(head["viewBox"].split()[2])
-    return min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * scale
-
 
 def test_the_board_text_is_classroom_size_and_nothing_overlaps():
     """BSB-COMP-BOARD: at full size (880 px in a 940 px output area) no text on the board is smaller

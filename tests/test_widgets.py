@@ -20,6 +20,7 @@ from bus_lab import ParameterError, Session, load_game
 from bus_lab.games.ride_the_bus.cards import card_code, card_label
 from bus_lab.prob import guess_odds
 from bus_lab.widgets import FoldingPanel, GameWidget, RideTheBusWidget
+from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
 
 RANK_OF = {r: v for v, r in enumerate("23456789TJQKA", start=2)}
 FULL_DECK = [(rank, suit) for rank in range(2, 15) for suit in "CDHS"]
@@ -32,40 +33,10 @@ def hand_count(seen: list[str], test) -> Fraction:
     return Fraction(sum(1 for rank, suit in unseen if test(rank, suit)), len(unseen))
 
 
-def visible(w) -> list[ipywidgets.Button]:
-    return [b for b in w.action_buttons if b.layout.display != "none"]
-
-
 def button(w, starts: str) -> ipywidgets.Button:
     matches = [b for b in visible(w) if b.description.startswith(starts)]
     assert len(matches) == 1, [b.description for b in visible(w)]
     return matches[0]
-
-
-def shown_points(w) -> list[int]:
-    rows = re.findall(r"data-seat='(\d+)' data-points='(-?\d+)'", w.scores.value)
-    assert [int(s) for s, _ in rows] == list(range(w.session.game.num_players))
-    return [int(p) for _, p in rows]
-
-
-def shown_winners(w) -> list[int]:
-    found = re.search(r"data-winners='([\d,]*)'", w.scores.value)
-    assert found is not None
-    return [int(s) for s in found.group(1).split(",") if s]
-
-
-def log_lines(w) -> list[str]:
-    """The event log as shown, one ``"[RULE-ID] text"`` string per event, newest first."""
-    items = re.findall(r"<li><code[^>]*>(\[[A-Z0-9-]+\])</code> (.*?)</li>", w.log.value)
-    return [html.unescape(f"{tag} {text}") for tag, text in items]
-
-
-def widget_count() -> int:
-    """Live widget models (ipywidgets 8 keeps them in ``widget._instances``)."""
-    registry = getattr(ipywidgets.widgets.widget, "_instances", None)
-    if registry is None:  # older ipywidgets
-        registry = ipywidgets.Widget.widgets
-    return len(registry)
 
 
 def play_until(w, done, rng: random.Random | None = None, limit: int = 3000) -> int:
