@@ -21,7 +21,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from bus_lab.games.ride_the_bus.cards import SUIT_SYMBOLS, SUITS
+from bus_lab.games.ride_the_bus.cards import card_label, is_red, parse_card
 
 CARD_W, CARD_H = 40, 56
 #: Red suits in a darker vermilion than Okabe-Ito's (#D55E00) so the text has 5:1 contrast on white.
@@ -43,10 +43,10 @@ BUS_QUESTIONS = ("red or black?", "higher or lower than the run's 1st card?",
 
 
 def _label(code: str) -> tuple[str, str, str]:
-    rank = "10" if code[0] == "T" else code[0]
-    symbol = SUIT_SYMBOLS[SUITS.index(code[1])]
-    ink = RED_INK if code[1] in "DH" else BLACK_INK
-    return rank, symbol, ink
+    """Rank and suit symbol as printed (:func:`~bus_lab.games.ride_the_bus.cards.card_label`), and the ink."""
+    card = parse_card(code)
+    name = card_label(card)
+    return name[:-1], name[-1], RED_INK if is_red(card) else BLACK_INK
 
 
 def card_svg(code: str | None, x: float, y: float, highlight: bool = False, faded: bool = False) -> str:
@@ -122,8 +122,7 @@ def code_label(code: str | None) -> str | None:
     """A card as the board prints it, rank and suit symbol (``"TD"`` → ``"10♦"``); ``None`` stays ``None``."""
     if code is None:
         return None
-    rank, symbol, _ = _label(code)
-    return rank + symbol
+    return card_label(parse_card(code))
 
 
 def _names(codes: list[str]) -> list[str]:
