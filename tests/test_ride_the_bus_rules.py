@@ -17,10 +17,10 @@ from bus_lab import IllegalActionError, ParameterError, Session, UnknownGameErro
 from bus_lab.games.ride_the_bus import GIVE_BASE, HIGHER, LOWER, card_code, parse_card
 from bus_lab.games.ride_the_bus.cards import card_label
 from bus_lab.games.ride_the_bus.render import describe
+from rtb_script import (
+    ALL_CODES, NO_MATCH_PYRAMID, RANKS, at_give, deal, events_since, give, new_state, rules_since, say,
+)
 
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
-ALL_CODES = [r + s for r in RANKS for s in SUITS]
 QUESTION_POINTS = {1: 1, 2: 2, 3: 3, 4: 4}
 
 # Part 1 rows that make every guess of ALL_WRONG wrong (worked out by hand):
@@ -32,45 +32,12 @@ WRONG_ROWS = [
     ["4S", "4H", "5S", "5C"],
     ["6S", "6H", "7S", "7C"],
 ]
-# Ten pyramid cards whose ranks (9, T, J) are in none of WRONG_ROWS; 8C starts the bus.
-NO_MATCH_PYRAMID = ["9C", "9D", "9H", "9S", "TC", "TD", "TH", "TS", "JC", "JD"]
+# NO_MATCH_PYRAMID: ten pyramid cards whose ranks (9, T, J) are in none of WRONG_ROWS; 8C starts the bus.
 
 
 # -- helpers --------------------------------------------------------------------------------
-def new_state(players: int = 2, **params):
-    return load_game("ride_the_bus", players=players, **params).new_initial_state()
-
-
 def rank_of(code: str) -> int:
     return RANKS.index(code[0])
-
-
-def deal(state, code: str) -> None:
-    """Apply the chance outcome ``code`` (the card drawn)."""
-    assert state.is_chance_node(), state.status()
-    state.apply_action(parse_card(code))
-
-
-def say(state, label: str) -> None:
-    """Apply the decision whose label is ``label`` (a guess such as ``"higher"``)."""
-    state.apply_action(state.string_to_action(label))
-
-
-def give(state, seat: int) -> None:
-    state.apply_action(GIVE_BASE + seat)
-
-
-def at_give(state) -> bool:
-    return (not state.is_chance_node() and not state.is_terminal()
-            and all(a >= GIVE_BASE for a in state.legal_actions()))
-
-
-def rules_since(state, start: int) -> list[str]:
-    return [e.rule for e in state.events()[start:]]
-
-
-def events_since(state, start: int, rule: str):
-    return [e for e in state.events()[start:] if e.rule == rule]
 
 
 def play_part1(state, rows, guesses=None, give_to=None) -> None:

@@ -18,14 +18,13 @@ import pytest
 from bus_lab import IllegalActionError, ParameterError, Session, load_game
 from bus_lab.games.ride_the_bus import GIVE_BASE, INSIDE, OUTSIDE, judge, parse_card
 from bus_lab.prob.ride_the_bus import guess_odds
+from rtb_script import (
+    ALL_CODES, NO_MATCH_PYRAMID, RANKS, at_give, deal, events_since, give, new_state, rules_since, say,
+)
 
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
 SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-ALL_CODES = [r + s for r in RANKS for s in SUITS]
 GUESS_WORDS = ("red", "black", "higher", "lower", "inside", "outside", "clubs", "diamonds", "hearts", "spades")
 # Ten pyramid cards of ranks 9, T and J: none of the rows below holds those ranks.
-NO_MATCH_PYRAMID = ["9C", "9D", "9H", "9S", "TC", "TD", "TH", "TS", "JC", "JD"]
 ROWS_LOW = [["2C", "3C", "4C", "5C"], ["6S", "7S", "2S", "3S"]]  # ranks 2-7 only
 
 
@@ -67,39 +66,8 @@ def wrong_guess(number: int, before: list[str], code: str) -> str:
 
 
 # -- helpers: acting ------------------------------------------------------------------------------
-def new_state(players: int = 2, **params):
-    return load_game("ride_the_bus", players=players, **params).new_initial_state()
-
-
-def deal(state, code: str) -> None:
-    """Apply the chance outcome ``code`` (the card drawn)."""
-    assert state.is_chance_node(), state.status()
-    state.apply_action(parse_card(code))
-
-
-def say(state, label: str) -> None:
-    state.apply_action(state.string_to_action(label))
-
-
-def give(state, seat: int) -> None:
-    state.apply_action(GIVE_BASE + seat)
-
-
-def at_give(state) -> bool:
-    return (not state.is_chance_node() and not state.is_terminal()
-            and all(a >= GIVE_BASE for a in state.legal_actions()))
-
-
 def labels(state) -> list[str]:
     return [state.action_to_string(a) for a in state.legal_actions()]
-
-
-def rules_since(state, start: int) -> list[str]:
-    return [e.rule for e in state.events()[start:]]
-
-
-def events_since(state, start: int, rule: str):
-    return [e for e in state.events()[start:] if e.rule == rule]
 
 
 def draw_pile(state, guess: str) -> list[str]:
