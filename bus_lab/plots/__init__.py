@@ -186,6 +186,11 @@ def describe_figure(fig: Any) -> str:
     if not isinstance(fig, Figure):
         raise TypeError(f"describe_figure needs a matplotlib Figure, not {type(fig).__name__}")
     fig.draw_without_rendering()        # tick labels (e.g. categories) exist only once drawn
+    return _describe_drawn(fig)
+
+
+def _describe_drawn(fig: Any) -> str:
+    """:func:`describe_figure` of a figure already drawn (its tick labels are set)."""
     panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
     title = _text(fig._suptitle.get_text()) if getattr(fig, "_suptitle", None) is not None else ""
     parts = [f"Chart with {len(panels)} panel{'s' if len(panels) != 1 else ''}."]
@@ -235,7 +240,7 @@ class Chart:
             summary += "."
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=int(dpi), bbox_inches="tight")
-        self.alt = f"{summary} {describe_figure(fig)}"
+        self.alt = f"{summary} {_describe_drawn(fig)}"      # savefig has just drawn it
         self.png = buffer.getvalue()
         self.width, self.height = _png_size(self.png)
         import matplotlib.pyplot as plt
