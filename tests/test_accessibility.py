@@ -305,11 +305,22 @@ def test_auto_play_is_a_labelled_toggle_that_drives_the_hidden_play_timer():
         assert ticks < 100
     assert w.session.waiting_for_human()         # stopped by itself: seat 2 must choose
     assert not w.autoplay.value and w.autoplay.description == "Auto-play" and w.autoplay.disabled
+    # A press that reaches the kernel after the stop (the page still showed "Pause") is refused in
+    # words; the toggle does not stay on "Pause" with no timer behind it.
+    position = w.session.position
+    w.autoplay.value = True
+    assert (w.autoplay.value, w.play.playing, w.autoplay.description) == (False, False, "Auto-play")
+    assert "auto-play stopped" in w.error.value and "must choose a move" in w.error.value
+    assert w.session.position == position
     w.action_buttons[0].click()                  # the human moves; bots may go on again
     assert not w.autoplay.disabled
     w.autoplay.value = True
     w.autoplay.value = False                     # Pause
     assert not w.play.playing and w.autoplay.description == "Auto-play"
+    w.play.playing = True                        # the timer itself started or stopped: the toggle follows
+    assert w.autoplay.value and w.autoplay.description == "Pause"
+    w.play.playing = False
+    assert not w.autoplay.value and w.autoplay.description == "Auto-play"
 
 
 def test_scores_and_log_wrap_below_each_other_and_keep_rule_ids_on_one_line():

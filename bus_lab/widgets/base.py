@@ -9,7 +9,7 @@ Design rules (see ``JUPYTER.md``): every frame is drawn by one method, :meth:`Ga
 inside ``hold_sync()``; no widget is created per step (a fixed pool of move buttons is reused);
 ``ipywidgets.Play`` drives auto-play (no sleeps, threads or loops): its timer runs in the browser,
 but its own buttons are icons with no accessible name, so it is hidden and started and paused by
-a labelled ``ToggleButton`` (linked to ``Play.playing``) that works from the keyboard and a screen
+a labelled ``ToggleButton`` (kept in step with ``Play.playing``) that works from the keyboard and a screen
 reader. An exception raised in a callback is shown in the widget's message line, never swallowed.
 
 A game plugs in by subclassing and overriding the hooks :meth:`~GameWidget.render_board`,
@@ -177,7 +177,6 @@ class GameWidget:
                                   "move or the game ends; press again to pause")
         self.autoplay = W.ToggleButton(value=False, description="Auto-play", icon="play",
                                        tooltip=self._autoplay_tooltip, layout=W.Layout(width="auto"))
-        self._autoplay_link = W.link((self.autoplay, "value"), (self.play, "playing"))
         self.timeline = W.IntSlider(value=0, min=0, max=0, description="Timeline", continuous_update=False,
                                     tooltip="Drag to travel back and forth through the steps taken",
                                     layout=W.Layout(width="95%"))
@@ -202,6 +201,7 @@ class GameWidget:
         self.pick_button.on_click(lambda _b: self._guarded(self._do_pick))
         self.play.observe(self._on_play_tick, names="value")
         self.autoplay.observe(self._on_autoplay, names="value")
+        self.play.observe(self._on_play_playing, names="playing")
         self.timeline.observe(self._on_timeline, names="value")
         self.viewer.observe(lambda _c: None if self._syncing else self._guarded(self._do_view), names="value")
 
@@ -524,8 +524,8 @@ class GameWidget:
                 self.back_button.disabled = s.position == 0
                 self.forward_button.disabled = s.position >= last
                 self.step_button.disabled = busy      # a person's move is made with the move buttons
-                if busy and self.play.playing:
-                    self.play.playing = False
+                if busy and (self.play.playing or self.autoplay.value):
+                    self._set_auto_play(False)
                 self.play.disabled = busy
                 self.autoplay.disabled = busy
         finally:
@@ -643,19 +643,39 @@ class GameWidget:
         self._syncing = True
         try:
             with self.play.hold_sync():
-                self.play.playing = False
+                self._set_auto_play(False)
                 self.play.value = 0
         finally:
             self._syncing = False
 
-    def _on_autoplay(self, change: dict) -> None:
-        """The Auto-play toggle says what pressing it will do next: play, or pause."""
-        playing = bool(change["new"])
-        with self.autoplay.hold_sync():
-            self.autoplay.description = "Pause" if playing else "Auto-play"
-            self.autoplay.icon = "pause" if playing else "play"
-            self.autoplay.tooltip = ("Pause auto-play (Step still takes one step at a time)" if playing
+    def _set_auto_play(self, on: bool) -> None:
+        """Start or stop auto-play: the hidden ``Play`` timer, the toggle and the toggle's words
+        change together and reach the browser in one message each, so the page never shows a
+        stopped timer under a "Pause" button."""
+        with self.play.hold_sync(), self.autoplay.hold_sync():
+            self.play.playing = on
+            self.autoplay.value = on
+            self.autoplay.description = "Pause" if on else "Auto-play"
+            self.autoplay.icon = "pause" if on else "play"
+            self.autoplay.tooltip = ("Pause auto-play (Step still takes one step at a time)" if on
                                      else self._autoplay_tooltip)
+
+    def _on_autoplay(self, change: dict) -> None:
+        """A press on the Auto-play toggle: start or pause. A start is refused, with a note saying
+        why, while a person must move or the game is over (a press can reach the kernel after
+        auto-play has stopped by itself, when the browser still showed "Pause")."""
+        on = bool(change["new"])
+        note = self._blocked_note() if on else None
+        if note is not None:
+            self._set_auto_play(False)
+            self.show_note("auto-play stopped: " + note)
+            return
+        self._set_auto_play(on)
+
+    def _on_play_playing(self, change: dict) -> None:
+        """The timer stopped or started on its own (the browser's ``Play``): the toggle follows."""
+        if bool(change["new"]) != self.autoplay.value:
+            self._set_auto_play(bool(change["new"]))
 
     def _on_play_tick(self, change: dict) -> None:
         """One tick of the Play widget (its value went up) is one step."""
