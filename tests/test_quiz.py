@@ -65,8 +65,31 @@ def test_typing_and_enter_or_the_button_check_the_answer():
     assert box.answer.description and box.answer.tooltip
 
 
-def test_truth_must_be_a_number_or_a_word():
-    with pytest.raises(TypeError, match="number or a string"):
-        AnswerBox([1, 2], hint="x")
-    with pytest.raises(TypeError, match="number or a string"):
-        AnswerBox(True, hint="x")
+def test_yes_no_questions_take_yes_no_true_or_false_in_any_case():
+    import numpy as np
+
+    box = AnswerBox(np.bool_(True), hint="compare the two shares")    # a numpy bool is a bool
+    assert box.truth is True and box.answer.placeholder == "yes or no"
+    assert box.check("Yes") and box.check(" TRUE ") and box.check("y")
+    assert not box.check("no") and "Hint: compare the two shares" in box.verdict.value
+    assert not box.check("maybe") and "Could not read 'maybe' as yes or no" in box.verdict.value
+    assert AnswerBox(False, hint="").check("false")
+
+
+def test_several_numbers_are_typed_with_commas_and_checked_one_by_one():
+    import numpy as np
+
+    box = AnswerBox([3, np.int64(7)], hint="points go to the guesser when wrong", why="seat 1 drank 7.")
+    assert box.truth == (Fraction(3), Fraction(7)) and "commas" in box.answer.placeholder
+    assert box.check("3, 7") and box.check("[3,7]") and "Right! seat 1 drank 7." in box.verdict.value
+    assert not box.check("7, 3") and "Not quite" in box.verdict.value
+    assert not box.check("3") and "Type 2 numbers separated by commas (you typed 1)" in box.verdict.value
+    close = AnswerBox((Fraction(1, 3), 0), hint="")
+    assert close.check("0.333, 0") and "The exact values are 1/3, 0." in close.verdict.value
+    assert not close.check("0.34, 0")
+
+
+@pytest.mark.parametrize("truth", [None, [], ["a", 1], {"x": 1}, object()])
+def test_a_truth_that_cannot_be_checked_is_refused(truth):
+    with pytest.raises(TypeError, match="truth must|a list truth"):
+        AnswerBox(truth, hint="")

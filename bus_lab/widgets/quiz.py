@@ -8,7 +8,9 @@ Answers are read as a student writes them:
 
 * numbers: ``28/51``, ``0.549``, ``55%`` or ``1 1/2`` are all numbers; a decimal close to an exact
   answer (within ``tolerance``) counts as right, and the verdict gives the exact value;
-* words: compared without regard to case or surrounding spaces (``" More "`` is ``"more"``).
+* words: compared without regard to case or surrounding spaces (``" More "`` is ``"more"``);
+* yes or no: a ``True``/``False`` answer is typed ``yes``, ``no``, ``true`` or ``false``;
+* several numbers (one per seat, say): typed with commas, ``3, 7`` or ``[3, 7]``, each read as above.
 
 Example::
 
@@ -31,6 +33,16 @@ import ipywidgets as W
 __all__ = ["AnswerBox", "read_number"]
 
 _MIXED = re.compile(r"^\s*(-?\d+)\s+(\d+)\s*/\s*(\d+)\s*$")
+_YES_NO = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
+
+
+def _plain(x: Any) -> Any:
+    """A numpy scalar (``numpy.bool_``, ``numpy.int64``, ...) as the Python value it holds."""
+    return x.item() if hasattr(x, "item") and callable(x.item) and getattr(x, "shape", None) == () else x
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float, Fraction)) and not isinstance(x, bool)
 
 
 def read_number(text: str) -> Fraction:
@@ -64,9 +76,11 @@ class AnswerBox:
     """A typed answer to a self-check question, checked against the true value.
 
     Args:
-        truth (Fraction | int | float | str): the right answer. A number is compared as a number
-            (exact, or within ``tolerance`` for a typed decimal); a string as a word or phrase
-            (case and surrounding spaces ignored).
+        truth (Fraction | int | float | str | bool | Sequence[number]): the right answer. A number
+            is compared as a number (exact, or within ``tolerance`` for a typed decimal); a string
+            as a word or phrase (case and surrounding spaces ignored); a bool as yes/no
+            (``yes``/``true`` or ``no``/``false``); a list or tuple of numbers (points per seat,
+            say) number by number, typed separated by commas.
         hint (str): shown after a wrong answer (a nudge, not the answer).
         why (str): shown after a right answer (the reason); optional.
         tolerance (Fraction): how far a typed decimal may be from a numeric ``truth`` and still
@@ -75,7 +89,7 @@ class AnswerBox:
         description (str): the input's label.
 
     Raises:
-        TypeError: ``truth`` is not a number or a string.
+        TypeError: ``truth`` is not a number, a string, a bool or a non-empty list of numbers.
 
     Attributes:
         widget (VBox): what is displayed. answer (Text), check_button (Button), verdict (HTML),
@@ -84,15 +98,27 @@ class AnswerBox:
 
     def __init__(self, truth: Any, hint: str, *, why: str = "", tolerance: Fraction = Fraction(1, 1000),
                  placeholder: str | None = None, description: str = "Your answer"):
-        if isinstance(truth, bool) or not isinstance(truth, (int, float, Fraction, str)):
-            raise TypeError(f"truth must be a number or a string, not {type(truth).__name__}")
-        self.truth = truth if isinstance(truth, str) else Fraction(truth)
+        truth = _plain(truth)
+        if isinstance(truth, (list, tuple)):
+            truth = [_plain(x) for x in truth]
+            if not truth or not all(_is_number(x) for x in truth):
+                raise TypeError(f"a list truth must hold one or more numbers, not {truth!r}")
+            self.truth: Any = tuple(Fraction(x) for x in truth)
+        elif isinstance(truth, (bool, str)):
+            self.truth = truth
+        elif _is_number(truth):
+            self.truth = Fraction(truth)
+        else:
+            raise TypeError(f"truth must be a number, a string, a bool or a list of numbers, "
+                            f"not {type(truth).__name__}")
         self.hint = hint
         self.why = why
         self.tolerance = Fraction(tolerance)
         self.last_right: bool | None = None
         if placeholder is None:
-            placeholder = "a word" if isinstance(truth, str) else "a fraction like 3/7, a decimal or a %"
+            placeholder = ("yes or no" if isinstance(truth, bool) else "a word" if isinstance(truth, str)
+                           else "numbers separated by commas" if isinstance(self.truth, tuple)
+                           else "a fraction like 3/7, a decimal or a %")
         self.answer = W.Text(value="", placeholder=placeholder, description=description,
                              tooltip="Type your answer, then press Enter or Check", continuous_update=False,
                              style={"description_width": "initial"}, layout=W.Layout(width="320px"))
@@ -118,15 +144,42 @@ class AnswerBox:
         """Whether ``text`` is a right answer (no display).
 
         Raises:
-            ValueError: a numeric question and ``text`` is not a number (see :func:`read_number`).
+            ValueError: a numeric question and ``text`` is not a number (see :func:`read_number`);
+                a yes/no question and ``text`` is not yes, no, true or false; a list question
+                and ``text`` does not hold as many numbers as the answer.
         """
+        if isinstance(self.truth, bool):
+            word = str(text).strip().casefold()
+            if word not in _YES_NO:
+                raise ValueError(f"could not read {text!r} as yes or no: type yes or no")
+            return _YES_NO[word] == self.truth
         if isinstance(self.truth, str):
             return " ".join(str(text).split()).casefold() == " ".join(self.truth.split()).casefold()
+        if isinstance(self.truth, tuple):
+            parts = [p for p in str(text).strip().strip("[]()").split(",")]
+            if len(parts) != len(self.truth):
+                raise ValueError(f"type {len(self.truth)} numbers separated by commas "
+                                 f"(you typed {len(parts)})")
+            return all(self._close(part, true) for part, true in zip(parts, self.truth))
+        return self._close(text, self.truth)
+
+    def _close(self, text: str, truth: Fraction) -> bool:
+        """One typed number against one true number: exact, or a decimal within ``tolerance``."""
         value = read_number(text)
-        if value == self.truth:
+        if value == truth:
             return True
         decimal = "." in str(text) or "%" in str(text)
-        return decimal and abs(value - self.truth) <= self.tolerance
+        return decimal and abs(value - truth) <= self.tolerance
+
+    def _exact_note(self, text: str) -> str:
+        """After a right decimal answer, the exact value (empty when the answer was exact)."""
+        if isinstance(self.truth, (bool, str)):
+            return ""
+        if isinstance(self.truth, tuple):
+            typed = tuple(read_number(p) for p in str(text).strip().strip("[]()").split(","))
+            return "" if typed == self.truth else \
+                " The exact values are " + ", ".join(str(x) for x in self.truth) + "."
+        return "" if read_number(text) == self.truth else f" The exact value is {self.truth}."
 
     def check(self, text: str) -> bool:
         """Check ``text`` and show the verdict under the box.
@@ -148,9 +201,7 @@ class AnswerBox:
             return False
         self.last_right = right
         if right:
-            exact = "" if isinstance(self.truth, str) or read_number(text) == self.truth else \
-                f" The exact value is {self.truth}."
-            self._show(f"Right!{exact} {self.why}".strip(), "#1b5e20")
+            self._show(f"Right!{self._exact_note(text)} {self.why}".strip(), "#1b5e20")
         else:
             self._show(f"Not quite. Hint: {self.hint}", "#8a2a00")
         return right
