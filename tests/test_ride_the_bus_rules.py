@@ -938,9 +938,10 @@ def test_rtb_event_texts_name_cards_as_the_board_does():
     {"board": "give_and_take", "bus": "questions", "row_points": "flat"},
 ])
 def test_rtb_no_card_code_in_any_sentence(options):
-    """Whole games at every table setting: no event text, status or board description (aria-label)
-    names a card by its code; each card named in an event's data appears in its sentence as rank and
-    suit symbol (card_label)."""
+    """Whole games at every table setting: no event text, status, board description (aria-label) or
+    text table (``print(state)``) names a card by its code; each card named in an event's data
+    appears in its sentence as rank and suit symbol (card_label), and each card in a row in the
+    text table."""
     params = {"players": 3, **options}
     for seed in range(3):
         session = Session(load_game("ride_the_bus", **params), seed=seed, bots="random")
@@ -948,6 +949,11 @@ def test_rtb_no_card_code_in_any_sentence(options):
         while not session.state.is_terminal():
             session.step()
             statuses.append(session.state.status())
+            if session.position % 7 == 0 or session.state.is_terminal():
+                table, view = str(session.state), session.state.view()
+                statuses.append(table)
+                for seat, row in enumerate(view["rows"]):
+                    assert " ".join(card_label(parse_card(c)) for c in row) in table.splitlines()[1 + seat]
         for event in session.state.events():
             assert not BARE_CODE.search(event.text), event
             named = [event.data.get("card")] + list(event.data.get("cards") or [] if event.rule != "RTB-DECK-EMPTY"

@@ -402,28 +402,29 @@ def table_html(view: dict[str, Any]) -> str:
 
 
 def table_text(view: dict[str, Any]) -> str:
-    """A plain-text table (card codes), for terminals, logs and doctests."""
+    """A plain-text table, for terminals, logs and doctests; cards are named as the board prints them
+    (``"10♦"``, see :func:`code_label`), hidden cards as ``##``."""
     lines = [view["status"]]
     for seat in range(view["players"]):
-        lines.append(f"Seat {seat}: {' '.join(view['rows'][seat]) or '-':<12} {view['points'][seat]} points")
+        lines.append(f"Seat {seat}: {' '.join(_names(view['rows'][seat])) or '-':<12} {view['points'][seat]} points")
     if view.get("pyramid"):
-        lines.append("Pyramid: " + " ".join(spot["card"] or "##" for spot in view["pyramid"]))
+        lines.append("Pyramid: " + " ".join(code_label(spot["card"]) or "##" for spot in view["pyramid"]))
     if view.get("spots"):
-        spots = [f"{s['kind'][0].upper()}{s['row']}:{'/'.join(s['cards']) or '##'}" for s in view["spots"]]
+        spots = [f"{s['kind'][0].upper()}{s['row']}:{'/'.join(_names(s['cards'])) or '##'}" for s in view["spots"]]
         lines.append("Give & Take: " + " ".join(spots))
     bus = view["bus"]
     gauntlet = _gauntlet(view)
     if gauntlet and gauntlet["order"]:
         order = " ".join(f"{s}(best {gauntlet['best'][s]})" for s in gauntlet["order"])
         lines.append(f"Gauntlet: {_ride_text(view).lower()}, order {order}, "
-                     f"seat {bus['rider']} rides, card to beat {bus['card_to_beat']}, streak "
+                     f"seat {bus['rider']} rides, card to beat {code_label(bus['card_to_beat']) or '-'}, streak "
                      f"{bus['streak']}/{bus['target']}")
     elif not gauntlet and bus["rider"] is not None:
         if bus["kind"] == "questions":
-            lines.append(f"Questions bus: seat {bus['rider']} rides, run {' '.join(bus['run']) or '-'}, "
+            lines.append(f"Questions bus: seat {bus['rider']} rides, run {' '.join(_names(bus['run'])) or '-'}, "
                          f"guesses {bus['guesses']}/{bus['max_guesses']}")
         else:
-            lines.append(f"Bus: seat {bus['rider']} rides, card to beat {bus['card_to_beat']}, "
+            lines.append(f"Bus: seat {bus['rider']} rides, card to beat {code_label(bus['card_to_beat']) or '-'}, "
                          f"streak {bus['streak']}/{bus['target']}, guesses {bus['guesses']}/{bus['max_guesses']}")
     lines.append(f"Draw pile {view['draw_pile']}, discard {len(view['discard'])}")
     return "\n".join(lines)
