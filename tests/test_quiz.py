@@ -44,6 +44,7 @@ def test_exact_and_close_decimal_answers_are_right_and_the_exact_value_is_given(
 def test_words_ignore_case_and_spaces_and_bad_input_is_explained():
     box = AnswerBox("more", hint="compare the two averages")
     assert box.check("  More ") and box.check("MORE")
+    assert AnswerBox("higher/lower", hint="").check("Higher / Lower")    # spaces never matter
     assert not box.check("less") and "Hint: compare the two averages" in box.verdict.value
     numeric = AnswerBox(4, hint="count them")
     assert not numeric.check("four") and "Could not read 'four' as a number" in numeric.verdict.value

@@ -8,7 +8,8 @@ Answers are read as a student writes them:
 
 * numbers: ``28/51``, ``0.549``, ``55%`` or ``1 1/2`` are all numbers; a decimal close to an exact
   answer (within ``tolerance``) counts as right, and the verdict gives the exact value;
-* words: compared without regard to case or surrounding spaces (``" More "`` is ``"more"``);
+* words: compared without regard to case or spaces (``" More "`` is ``"more"``, ``"higher / lower"``
+  is ``"higher/lower"``);
 * yes or no: a ``True``/``False`` answer is typed ``yes``, ``no``, ``true`` or ``false``;
 * several numbers (one per seat, say): typed with commas, ``3, 7`` or ``[3, 7]``, each read as above.
 
@@ -78,7 +79,7 @@ class AnswerBox:
     Args:
         truth (Fraction | int | float | str | bool | Sequence[number]): the right answer. A number
             is compared as a number (exact, or within ``tolerance`` for a typed decimal); a string
-            as a word or phrase (case and surrounding spaces ignored); a bool as yes/no
+            as a word or phrase (case and spaces ignored); a bool as yes/no
             (``yes``/``true`` or ``no``/``false``); a list or tuple of numbers (points per seat,
             say) number by number, typed separated by commas.
         hint (str): shown after a wrong answer (a nudge, not the answer).
@@ -154,7 +155,7 @@ class AnswerBox:
                 raise ValueError(f"could not read {text!r} as yes or no: type yes or no")
             return _YES_NO[word] == self.truth
         if isinstance(self.truth, str):
-            return " ".join(str(text).split()).casefold() == " ".join(self.truth.split()).casefold()
+            return "".join(str(text).split()).casefold() == "".join(self.truth.split()).casefold()
         if isinstance(self.truth, tuple):
             parts = [p for p in str(text).strip().strip("[]()").split(",")]
             if len(parts) != len(self.truth):
