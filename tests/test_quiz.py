@@ -94,3 +94,33 @@ def test_several_numbers_are_typed_with_commas_and_checked_one_by_one():
 def test_a_truth_that_cannot_be_checked_is_refused(truth):
     with pytest.raises(TypeError, match="truth must|a list truth"):
         AnswerBox(truth, hint="")
+
+
+# -- the lessons use answer boxes --------------------------------------------------------------------
+def test_every_your_turn_question_in_the_lessons_is_answered_in_a_box():
+    """Every "### Your turn" question of every lesson is followed by an AnswerBox (so it can be
+    answered in the Voilà app view, where code is hidden); no lesson asks for an answer in code
+    (``my_answer = None`` and a ``check`` helper)."""
+    import json
+    import re
+    from pathlib import Path
+
+    lessons = sorted((Path(__file__).resolve().parents[1] / "notebooks").rglob("*.ipynb"))
+    questions = boxed = 0
+    in_code = []
+    for path in lessons:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for index, cell in enumerate(cells):
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and re.search(r"^def check\(|^my_\w+ = None", source, re.M):
+                in_code.append(f"{path.name} cell {index}")
+            if cell["cell_type"] == "markdown" and re.search(r"^### Your turn", source, re.M):
+                questions += 1
+                later = [c for c in cells[index + 1:] if c["cell_type"] == "code"]
+                follows = [c for c in later if "AnswerBox(" in "".join(c["source"])]
+                if follows and later.index(follows[0]) <= 4:
+                    boxed += 1
+                else:
+                    in_code.append(f"{path.name} cell {index}: a question without an answer box")
+    assert questions >= 45 and not in_code, in_code
+    assert boxed == questions
