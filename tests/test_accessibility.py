@@ -9,7 +9,9 @@ as seat 0. In every state:
 * every button that can be seen (or opened, in a collapsed panel) has a text label and a tooltip;
   no ``Play`` control is visible (in the browser its buttons are icons with no accessible name:
   auto-play is started and paused by a labelled toggle button that drives a hidden ``Play``);
-* every input control has a label (``description``) or a tooltip;
+* every input control has a label (``description``) or a tooltip; no slider but the timeline (a
+  slider's label is not linked to its handle, so a screen reader reads it unnamed; the timeline's
+  job is also done by the named Back and Forward buttons);
 * every SVG drawn (the board) carries a text description: ``role="img"`` and a non-empty
   ``aria-label``; every ``<img>`` has a non-empty ``alt``;
 * the status line is a ``role="status"`` element with a sentence in it.
@@ -155,6 +157,12 @@ def accessibility_problems(root: W.Widget) -> list[str]:
             if not hidden:
                 problems.append(f"a visible Play control ({widget.description!r}): its buttons are icons "
                                 "with no accessible name; drive a hidden Play from a labelled ToggleButton")
+        elif isinstance(widget, (W.IntSlider, W.FloatSlider, W.SelectionSlider)) and not hidden:
+            # ipywidgets does not link a slider's label to its handle: a screen reader announces it
+            # unnamed. Only the timeline may be one, since Back and Forward (named buttons) do its job.
+            if widget.description != "Timeline":
+                problems.append(f"a slider ({widget.description!r}) has no spoken name: use a number box "
+                                "or a dropdown, whose label ipywidgets links")
         elif isinstance(widget, (W.HTML, W.HTMLMath, W.Label)):
             scan = scan_markup(widget.value or "")
             problems += [f"{kind}: {p}" for p in scan.problems]
@@ -268,6 +276,7 @@ def test_the_checker_catches_each_fault():
         W.Play(description="Auto-play", tooltip="Play the game"),
         W.Play(description="", tooltip="", layout=W.Layout(display="none")),  # hidden: not counted
         W.Dropdown(options=["a", "b"]),
+        W.IntSlider(description="Players", tooltip="How many play"),
         W.HTML("<svg role='img' aria-label='A table with four seats'><svg></svg></svg>"),  # fine
     ])
     problems = accessibility_problems(faulty)
@@ -280,6 +289,7 @@ def test_the_checker_catches_each_fault():
         "a visible Play control ('Auto-play'): its buttons are icons with no accessible name; drive a "
         "hidden Play from a labelled ToggleButton",
         "Dropdown (value 'a') without a label or a tooltip",
+        "a slider ('Players') has no spoken name: use a number box or a dropdown, whose label ipywidgets links",
     ])
     assert scan_markup("<div role='status'><b>Seat 0 guessed red.</b></div>").status_text
     assert not scan_markup("<div>no status here</div>").status_seen

@@ -135,16 +135,18 @@ class RideTheBusWidget(GameWidget):
         low, high = self._params["players"].bounds
         self.settings: dict[str, W.Widget] = {
             "mode": choice("mode"),
-            "players": W.IntSlider(value=params["players"], min=low, max=high, description="Players",
-                                   tooltip=SETTING_TOOLTIPS["players"], continuous_update=False,
-                                   style=style, layout=wide),
+            # Number boxes, not sliders: a screen reader names a number box by its label (ipywidgets
+            # links the two), but announces a slider unnamed. Arrow keys step them all the same.
+            "players": W.BoundedIntText(value=params["players"], min=low, max=high, description="Players",
+                                        tooltip=SETTING_TOOLTIPS["players"], style=style,
+                                        layout=W.Layout(width="200px")),
             "board": choice("board"),
             "row_points": choice("row_points"),
             "bus": choice("bus"),
-            "streak": W.IntSlider(value=params["streak"], min=self._params["streak"].bounds[0],
-                                  max=self._params["streak"].bounds[1], description="Streak",
-                                  tooltip=SETTING_TOOLTIPS["streak"], continuous_update=False,
-                                  style=style, layout=wide),
+            "streak": W.BoundedIntText(value=params["streak"], min=self._params["streak"].bounds[0],
+                                       max=self._params["streak"].bounds[1], description="Streak",
+                                       tooltip=SETTING_TOOLTIPS["streak"], style=style,
+                                       layout=W.Layout(width="200px")),
             "seed": W.IntText(value=self.session.seed, description="Seed", tooltip=SETTING_TOOLTIPS["seed"],
                               style=style, layout=W.Layout(width="240px")),
         }
