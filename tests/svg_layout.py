@@ -73,3 +73,19 @@ def smallest_text_on_screen(svg: str, output_area: float = OUTPUT_AREA_PX) -> fl
     head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
     scale = min(float(head["width"]), output_area) / float(head["viewBox"].split()[2])
     return min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * scale
+
+
+def overflow(svg: str) -> list[str]:
+    """Parts of an SVG that reach past its own edges (``width`` × ``height``): rectangles and
+    circles by their geometry, text by its box (an upper bound of its width)."""
+    head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
+    right, bottom = float(head["width"]), float(head["height"])
+
+    def out(box) -> bool:
+        return box[0] < 0 or box[1] < 0 or box[2] > right or box[3] > bottom
+
+    problems = [f"a {kind} at ({left:.0f}, {top:.0f}) reaches past the {right:.0f} × {bottom:.0f} drawing"
+                for kind, left, top, *rest in shape_boxes(svg) if out((left, top, *rest))]
+    problems += [f"{text!r} at ({box[0]:.0f}, {box[1]:.0f}) ends at ({box[2]:.0f}, {box[3]:.0f}), past the "
+                 f"{right:.0f} × {bottom:.0f} drawing" for text, *box, _size in text_boxes(svg) if out(box)]
+    return problems

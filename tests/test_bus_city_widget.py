@@ -310,16 +310,14 @@ def covered_by_buses(svg: str) -> list[str]:
     rest = re.sub(r'<g class="bus".*?</g>', "", svg)
     things = [(f"text {html.unescape(body)!r}", *_text_box(tag, body))
               for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", rest)]
-    for tag in re.findall(r"<rect [^>]*>", rest):
+    for tag in re.findall(r'<rect class="symbol" [^>]*>', rest):  # a STOP or WORK badge
         a = _attributes(tag)
-        if a.get("height") == "14":  # a STOP or WORK badge
-            x, y = float(a["x"]), float(a["y"])
-            things.append(("badge", x, y, x + float(a["width"]), y + 14))
-    for tag in re.findall(r"<circle [^>]*>", rest):
+        x, y = float(a["x"]), float(a["y"])
+        things.append(("badge", x, y, x + float(a["width"]), y + float(a["height"])))
+    for tag in re.findall(r'<circle class="symbol" [^>]*>', rest):  # a destination symbol
         a = _attributes(tag)
-        if a.get("r") == "8":  # a destination symbol
-            cx, cy = float(a["cx"]), float(a["cy"])
-            things.append(("destination circle", cx - 8, cy - 8, cx + 8, cy + 8))
+        cx, cy, r = float(a["cx"]), float(a["cy"]), float(a["r"])
+        things.append(("destination circle", cx - r, cy - r, cx + r, cy + r))
     problems = []
     for i, (name, *b) in enumerate(buses):
         for other, *t in things + buses[i + 1:]:
@@ -357,4 +355,94 @@ def test_bus_markers_never_cover_a_stop_badge_or_a_label():
                                   for s, h in zip(view["seats"], (heading, heading, back))]
             svg = grid_svg(view_copy)
             assert svg.count('class="bus"') == 3 and ">reach<" in svg and ">STOP<" in svg
+            symbols = [e["symbol"] for e in view_copy["grid"]]  # every badge and circle is checked
+            assert svg.count('<rect class="symbol"') == symbols.count("stop") + symbols.count("site") >= 2
+            assert svg.count('<circle class="symbol"') == symbols.count("destination")
             assert covered_by_buses(svg) == [], (kind, stop["side"])
+
+
+# -- classroom-size text ---------------------------------------------------------------------------
+from svg_layout import crowding, overflow, smallest_text_on_screen, text_boxes  # noqa: E402
+
+
+def numbers_off_their_buses(svg: str) -> list[str]:
+    """Seat numbers that run out of their bus marker (its polygon's box)."""
+    problems = []
+    for points, body in re.findall(r'<g class="bus" data-seat="\d+"><polygon points="([^"]*)"[^>]*>(.*?)</g>', svg):
+        xs, ys = zip(*(map(float, p.split(",")) for p in points.split()))
+        for text, left, top, right, bottom, _size in text_boxes(body):
+            if left < min(xs) - 0.5 or right > max(xs) + 0.5 or top < min(ys) - 0.5 or bottom > max(ys) + 0.5:
+                problems.append(f"seat number {text!r} runs out of its bus")
+    return problems
+
+
+def layout_problems(svg: str) -> list[str]:
+    return crowding(svg) + overflow(svg) + numbers_off_their_buses(svg) + covered_by_buses(svg)
+
+
+def crowded_view() -> dict:
+    """A hand-made table fuller than a game usually gets: every card reachable and two chosen,
+    three buses in one lane of a north-south bus stop, three cards in progress per seat, a tie of
+    three winners in the final round of 100, 9-point cards, a teacher's sheet with long card ids
+    and colours of its own (the widest initials), challenging play."""
+    w = BusCityWidget(players=3, humans=(), seed=1, challenging=True)
+    while w.session.state.node != "move" or w.session.state.round < 2:
+        w.step_button.click()
+    view = w.session.state.view(None)
+    names = ["W" * 24, "red-destination-corner", "M" * 24, "mmmmwwww_mmmmwwww_mmmmww"]
+    for entry, name in zip(view["grid"], names * 3):
+        entry["card"], entry["buses"] = name, []
+    stop = next(e for e in view["grid"] if e["kind"] == "v" and e["symbol"] == "stop")
+    stop["side"], stop["buses"] = "W", [0, 1, 2]
+    for entry in view["grid"]:
+        if entry["symbol"] == "destination":
+            entry["colour"] = "white"
+    card = {"id": "x", "colours": ["magenta", "white"], "value": 9, "speed": 9, "dropped": []}
+    for seat in view["seats"]:
+        seat["bus"] = {"slot": stop["slot"], "heading": "S", "site_used": True}
+        seat["picked_up"] = [dict(card), dict(card, colours=["white", "white"])]
+        seat["half"] = [dict(card, dropped=["white"])]
+        seat["complete"] = [dict(card, dropped=["magenta", "white"])] * 15
+        seat["points"] = 135
+    view["faceup"] = [dict(card), dict(card, colours=["Mauve", "Wine"])]
+    view.update(reachable=[e["slot"] for e in view["grid"]], deck=88, round=100, max_rounds=100,
+                speed_limit=9, winners=[0, 1, 2], phase="turns", node="move")
+    view["end"]["trigger"] = 0
+    return view
+
+
+def test_the_board_text_is_classroom_size_and_nothing_overlaps():
+    """BUS-GRID, BUS-PROGRESS: at full size (890 px in a 940 px output area) no text on the board is
+    smaller than 11 px -- STOP and WORK badges, card ids, "reach", seat numbers on the buses,
+    passenger cards, corner names -- no text overlaps another or runs out of its badge, card,
+    street or bus, and nothing reaches past the drawing, at every table size all game long (basic
+    and challenging play), with cards chosen in the chooser, and on the most crowded table."""
+    for players in (2, 3):
+        for seed, options in ((players, {}), (players + 10, {"challenging": True})):
+            w = BusCityWidget(players=players, humans=(), seed=seed, **options)
+            for step in range(3000):
+                if step % 5 == 0 or w.session.state.is_terminal():
+                    svg = w.board.value[w.board.value.index("<svg"):]
+                    assert int(re.search(r'width="(\d+)"', svg).group(1)) <= 900
+                    assert smallest_text_on_screen(svg) >= 11, (players, seed, step)
+                    assert layout_problems(svg) == [], (players, seed, step)
+                if w.session.state.is_terminal():
+                    break
+                w.step_button.click()
+            assert w.session.state.is_terminal(), (players, seed)
+    w = scripted()
+    w.street_buttons["a1-b1"].click()  # a bus stop chosen at the start
+    assert ">chosen<" in w.board.value and layout_problems(w.board.value) == []
+    w = _to_first_move(challenging=True)
+    w.session.play(w.session.state.string_to_action("b1-b2 N"))
+    w.refresh()
+    w.street_buttons["b1-c1"].click()
+    w.street_buttons["b2-c2"].click()  # two cards chosen for the construction site
+    assert w.board.value.count(">chosen<") == 2 and layout_problems(w.board.value) == []
+    view = crowded_view()
+    svg = grid_svg(view, selected=[view["grid"][0]["slot"], view["grid"][5]["slot"]])
+    assert smallest_text_on_screen(svg) >= 11
+    assert layout_problems(svg) == []
+    assert svg.count('class="bus"') == 3 and svg.count(">reach<") == 10 and svg.count(">chosen<") == 2
+    assert "WWW…" in svg and "red-de…" in svg and "red-destination-corner" not in svg.split(">", 1)[1]
+    assert ">Winners:<" in svg and ">Seat 0, Seat 1 and Seat 2<" in svg and "— final round" in svg

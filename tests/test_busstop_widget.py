@@ -14,9 +14,8 @@ import pytest
 
 from bus_lab import ParameterError
 from bus_lab.games.busstop.render import table_svg
-from bus_lab.games.textfit import text_px
 from bus_lab.widgets import BusstopWidget
-from svg_layout import attributes, crowding, smallest_text_on_screen
+from svg_layout import attributes, crowding, overflow, smallest_text_on_screen
 from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
 
 
@@ -207,25 +206,6 @@ def test_a_step_at_your_move_says_what_to_do():
 
 
 # -- fitting a JupyterLab output area ---------------------------------------------------------
-def overflow(svg: str) -> list[str]:
-    """Parts of a Busstop SVG that reach past its own width (rectangles by their geometry, text by
-    an upper bound of its width in a wide sans-serif font)."""
-    head = attributes(re.match(r"<svg [^>]*>", svg).group(0))
-    limit = float(head["width"])
-    problems = []
-    for tag in re.findall(r"<rect [^>]*>", svg):
-        a = attributes(tag)
-        if float(a.get("x", 0)) + float(a["width"]) > limit:
-            problems.append(tag)
-    for tag, text in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
-        a = attributes(tag)
-        wide = text_px(html.unescape(text), float(a["font-size"]))
-        left = float(a["x"]) - {"start": 0, "middle": wide / 2, "end": wide}[a.get("text-anchor", "start")]
-        if left + wide > limit:
-            problems.append(f"{text!r} at x={a['x']}: ends at {left + wide:.0f} > {limit:.0f}")
-    return problems
-
-
 def test_the_board_fits_a_900_pixel_output_area():
     """BSB-COMP-BOARD: a JupyterLab output area is about 964 px wide; the Busstop board is at most
     880 px (no width above 900 anywhere in it) and shrinks with a narrower one (viewBox,

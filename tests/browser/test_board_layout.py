@@ -1,11 +1,11 @@
 """The game boards measured in real Chromium (no JupyterLab server: each board's HTML is put in a
 page whose output area is built like the HTML widget's, a flex row with ``overflow:auto``).
 
-What a teacher saw on a projector: Bus & Stop and Busstop text at 8-9 px and overlapping letters,
-BUS bus markers covering the STOP badges, and the Ride the Bus board scrolling sideways in a
-narrow output area. Here the text boxes are Chromium's own (``getBoundingClientRect``), so these
-checks back up the browser-free approximations in the unit tests. Quick (a few seconds): one page,
-no kernel.
+What a teacher saw on a projector: Bus & Stop, Busstop and BUS text at 8-10 px and overlapping
+letters, BUS bus markers covering the STOP badges, and the Ride the Bus board scrolling sideways
+in a narrow output area. Here the text boxes are Chromium's own (``getBoundingClientRect``), so
+these checks back up the browser-free approximations in the unit tests. Quick (a few seconds): one
+page, no kernel.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ MEASURE_JS = """() => {
       text: t.textContent, px: parseFloat(t.getAttribute('font-size')) * scale, box: rect(t),
       bus: !!t.closest('g.bus')})),
     buses: Array.from(svg.querySelectorAll('g.bus polygon')).map(rect),
-    badges: Array.from(svg.querySelectorAll('rect[height="14"]')).map(rect),
+    badges: Array.from(svg.querySelectorAll('.symbol')).map(rect),
   };
 }"""
 
@@ -75,7 +75,9 @@ def overlapping(texts: list[dict], pad: float = 0.5) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("make", [
     lambda: BusAndStopWidget(players=4, humans=(), seed=3),
     lambda: BusstopWidget(players=5, humans=(), seed=5, passenger_bonus=True, end_bonus=True),
-], ids=["bus_and_stop", "busstop"])
+    lambda: BusCityWidget(players=3, humans=(), seed=1),
+    lambda: BusCityWidget(players=2, humans=(), seed=2, challenging=True),
+], ids=["bus_and_stop", "busstop", "bus_city", "bus_city_2_challenging"])
 def test_board_text_is_at_least_11_px_and_never_overlaps(board_page, make):
     """In a 940 px output area the board is drawn unscaled, its smallest text is 11 px on screen,
     and no two texts overlap, early, mid-game and late."""
@@ -89,7 +91,8 @@ def test_board_text_is_at_least_11_px_and_never_overlaps(board_page, make):
 
 
 def test_bus_markers_leave_the_stop_badges_and_labels_readable(board_page):
-    """BUS-START: the arrows of buses on a bus stop cover neither its STOP badge nor any text."""
+    """BUS-START: the arrows of buses on a bus stop cover neither its STOP badge (nor any other
+    symbol) nor any text."""
     w = BusCityWidget(players=3, humans=(), seed=1)
     buses = 0
     for steps in (6, 14, 20, 40):
@@ -99,6 +102,7 @@ def test_bus_markers_leave_the_stop_badges_and_labels_readable(board_page):
             for l2, t2, r2, b2 in shown["badges"] + [t["box"] for t in shown["texts"] if not t["bus"]]:
                 assert not (left < r2 and l2 < right and top < b2 and t2 < bottom)
     assert buses >= 6
+    assert len(shown["badges"]) == 3 + 1 + 6  # STOP, WORK and the destination circles all checked
 
 
 @pytest.mark.parametrize("width", [700, 760])

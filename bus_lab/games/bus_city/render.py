@@ -10,6 +10,12 @@ outlined and marked "reach" (BUS-MOVE, BUS-SPEED); the last move's route is a da
 seat's progress area (picked up / half / complete, BUS-PROGRESS) is drawn along its side, and the
 face-up passenger cards, the deck count and the speed limit beside the grid.
 
+Size: the drawing is :data:`WIDTH` (890) pixels wide, so it fits a notebook output area (about
+900-960 px) at full size, and its smallest text is :data:`SMALLEST_TEXT` (11) pixels, for a
+classroom projector; no text overlaps another or runs out of its badge, card or street (a card
+id too long for its street is shortened with "…"). It shrinks to fit a narrower output area
+(``viewBox``, ``max-width:100%``, ``height:auto``).
+
 Accessibility: colours are never the only cue (every passenger colour also has its initial
 letter, bus stops say "STOP", the site "WORK"); Okabe-Ito colours; every SVG has ``role="img"``
 and an ``aria-label`` describing the table in words.
@@ -19,6 +25,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from bus_lab.games.textfit import fit_text, text_px
+
 #: Okabe-Ito colours for the passenger colours of the built-in sheet (others fall back to grey).
 COLOUR_INK = {"red": "#D55E00", "orange": "#E69F00", "yellow": "#F0E442", "green": "#009E73",
               "blue": "#0072B2", "pink": "#CC79A7"}
@@ -27,22 +35,40 @@ COLOUR_TEXT = {"yellow": "#000", "orange": "#000", "pink": "#000"}
 SEAT_INK = ("#222222", "#6A3D9A", "#8C510A")
 HIGHLIGHT = "#0072B2"
 STREET = "#d9d9d9"
+EMPTY_STREET = "#fafafa"
 BLOCK = "#eef5e9"
-#: Geometry (pixels): intersection (row, col) is at (GRID_X + col * SPAN, GRID_Y + row * SPAN).
-GRID_X, GRID_Y, SPAN = 190, 140, 150
-ROAD = 46
+#: The smallest font size used anywhere on the board (pixels at full size).
+SMALLEST_TEXT = 11
+#: Geometry (pixels): intersection (row, col) is at (GRID_X + col * SPAN, GRID_Y + row * SPAN);
+#: a street is ROAD wide and its card leaves INSET at each end, so a card is SPAN - 2 * INSET
+#: (106) long: LABEL_ROOM of it for the symbol, the id and "reach", the rest for the buses.
+GRID_X, GRID_Y, SPAN = 232, 128, 180
+ROAD = 64
 INSET = ROAD / 2 + 5
-WIDTH, HEIGHT = 780, 590
-PANEL_X = 560
-#: Where a street card's symbol sits along an east-west card (fraction of its length from the west
-#: end); the buses keep to the other end.
-SYMBOL_AT = 0.24
+#: Width of the drawing: at most 900, so a notebook output area shows it at full size.
+WIDTH, HEIGHT = 890, 624
+PANEL_X = 644
+#: The part of a card (pixels along it from its west or north end) holding its symbol, id and
+#: "reach"; the buses keep to the rest.
+LABEL_ROOM = 56
+#: A symbol badge (STOP, WORK): width and height; a destination circle's radius.
+BADGE_W, BADGE_H, DOT_R = 44, 16, 10
+#: A bus marker: its length along the card (at most; shorter when several share a lane), its width
+#: across, and how far its lane's middle is from the middle of the street.
+BUS_LONG, BUS_WIDE, LANE = 23, 16, 15
+#: A passenger card (face up and in the progress areas): width and height, and the pitch of a row of them.
+CARD_W, CARD_H, CARD_PITCH = 90, 34, 98
+#: Bold text can be this much wider than :func:`text_px` gives for regular text.
+BOLD = 1.15
 
 
-def _t(x: float, y: float, text: str, size: int = 11, anchor: str = "middle", weight: str = "normal",
-       fill: str = "#111") -> str:
+def _t(x: float, y: float, text: str, size: int = SMALLEST_TEXT, anchor: str = "middle", weight: str = "normal",
+       fill: str = "#111", halo: str | None = None) -> str:
+    """A ``<text>``; ``halo``: a colour drawn round the letters (the street's own colour), so the
+    dashed route passing under a label does not cut through it."""
+    ring = f' stroke="{halo}" stroke-width="3" paint-order="stroke"' if halo else ""
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
-            f'fill="{fill}" font-family="sans-serif">{escape(text)}</text>')
+            f'fill="{fill}"{ring} font-family="sans-serif">{escape(text)}</text>')
 
 
 def point(rc) -> tuple[float, float]:
@@ -64,51 +90,55 @@ def _centre(entry: dict[str, Any]) -> tuple[float, float]:
     return x + w / 2, y + h / 2
 
 
-def _symbol(entry: dict[str, Any], reach: bool = False) -> str:
+def _symbol(entry: dict[str, Any], reach: bool = False, chosen: bool = False) -> str:
     """The symbol of a street card on its side of the street, the card's id and, on a card the bus
-    to move can reach, the word "reach".
+    to move can reach, the word "reach" ("chosen" instead on a card chosen in the widget).
 
-    A card keeps one end free for the buses (see :func:`_bus` and :func:`_bus_room`): on an
-    east-west card the symbol (on its side of the street) and the id with "reach" under it (on
-    the other side) take the western part; on a north-south card "reach", the symbol and the id
-    take the upper part. So a bus marker never covers a STOP badge, the id or "reach".
+    A card keeps one end free for the buses (see :func:`_bus` and :func:`_bus_room`): the first
+    :data:`LABEL_ROOM` pixels from its west or north end hold the rest. On an east-west card the
+    symbol is in the half of the street on its side, the id with "reach" under it in the other
+    half; on a north-south card "reach", the symbol (moved towards its side) and the id are one
+    under the other. So a bus marker never covers a STOP badge, the id or "reach". An id wider
+    than the room is shortened with "…".
     """
     x, y, w, h = slot_box(entry)
     cx, cy = _centre(entry)
     side = entry["side"]
+    halo = STREET if entry["card"] is not None else EMPTY_STREET
+    word = "chosen" if chosen else "reach" if reach else ""
     if entry["kind"] == "h":
-        off = ROAD / 2 - 10
-        sx = x + SYMBOL_AT * w
-        sy = cy + off if side == "S" else cy - off
-        # the id, then "reach" under it, on the other side of the street (baselines)
-        label_y, reach_y = (cy - 14.5, cy - 4.5) if side == "S" else (cy + 10, cy + 20.5)
-        mark = _t(sx, reach_y, "reach", size=8, weight="bold", fill=HIGHLIGHT) if reach else ""
-        if entry["card"] is None:
-            return mark
-        label = _t(sx, label_y, entry["card"], size=9, fill="#444")
-    else:  # nearer the middle than on an east-west card: a STOP or WORK badge stays on the street
-        off = ROAD / 2 - 16
-        sx = cx + off if side == "E" else cx - off
-        sy = y + 22
-        mark = _t(cx, y + 10, "reach", size=8, weight="bold", fill=HIGHLIGHT) if reach else ""
-        if entry["card"] is None:
-            return mark
-        label = _t(cx, y + 39, entry["card"], size=8, fill="#444")
-    label += mark
+        sx = x + LABEL_ROOM / 2
+        sy = cy + LANE if side == "S" else cy - LANE
+        # the id, then "reach" under it, in the other half of the street (baselines)
+        label_y, mark_y = (cy - 19.5, cy - 6) if side == "S" else (cy + 12.5, cy + 26)
+        lx = sx
+    else:  # one under the other; the symbol towards its side as far as the street allows
+        sx, sy = cx, y + 28
+        label_y, mark_y = y + 51, y + 13
+        lx = cx
+    mark = (_t(lx, mark_y, word, weight="bold", fill="#000" if chosen else HIGHLIGHT, halo=halo)
+            if word else "")
+    if entry["card"] is None:
+        return mark
+    label = _t(lx, label_y, fit_text(entry["card"], SMALLEST_TEXT, LABEL_ROOM - 4), fill="#333", halo=halo) + mark
     symbol = entry["symbol"]
+    if entry["kind"] == "v":
+        half = DOT_R if symbol == "destination" else BADGE_W / 2
+        sx += min(LANE, ROAD / 2 - 2 - half) * (1 if side == "E" else -1)
     if symbol == "destination":
         colour = entry["colour"]
         ink = COLOUR_INK.get(colour, "#999")
         text = COLOUR_TEXT.get(colour, "#fff")
-        return (label + f'<circle cx="{sx:.1f}" cy="{sy:.1f}" r="8" fill="{ink}" stroke="#111"/>'
-                + _t(sx, sy + 4, colour[:1].upper(), size=10, weight="bold", fill=text))
+        return (label + f'<circle class="symbol" cx="{sx:.1f}" cy="{sy:.1f}" r="{DOT_R}" fill="{ink}" '
+                f'stroke="#111"/>' + _t(sx, sy + 4, colour[:1].upper(), weight="bold", fill=text))
     if symbol == "stop":
-        return (label + f'<rect x="{sx - 14:.1f}" y="{sy - 7:.1f}" width="28" height="14" rx="3" fill="#fff" '
-                f'stroke="#0072B2" stroke-width="1.5"/>' + _t(sx, sy + 4, "STOP", size=8, weight="bold",
-                                                              fill="#0072B2"))
+        return (label + f'<rect class="symbol" x="{sx - BADGE_W / 2:.1f}" y="{sy - BADGE_H / 2:.1f}" '
+                f'width="{BADGE_W}" height="{BADGE_H}" rx="3" fill="#fff" stroke="#0072B2" stroke-width="1.5"/>'
+                + _t(sx, sy + 4, "STOP", weight="bold", fill="#0072B2"))
     if symbol == "site":
-        return (label + f'<rect x="{sx - 15:.1f}" y="{sy - 7:.1f}" width="30" height="14" fill="#F0E442" '
-                f'stroke="#111" stroke-dasharray="3 2"/>' + _t(sx, sy + 4, "WORK", size=8, weight="bold"))
+        return (label + f'<rect class="symbol" x="{sx - BADGE_W / 2:.1f}" y="{sy - BADGE_H / 2:.1f}" '
+                f'width="{BADGE_W}" height="{BADGE_H}" fill="#F0E442" stroke="#111" stroke-dasharray="3 2"/>'
+                + _t(sx, sy + 4, "WORK", weight="bold"))
     return label
 
 
@@ -117,14 +147,14 @@ def _bus_room(entry: dict[str, Any]) -> tuple[float, float]:
     free for the buses by its symbol, id and "reach" (see :func:`_symbol`)."""
     x, y, w, h = slot_box(entry)
     if entry["kind"] == "h":
-        return x + SYMBOL_AT * w + 19, x + w - 2
-    return y + 43, y + h - 2
+        return x + LABEL_ROOM, x + w - 2
+    return y + LABEL_ROOM, y + h - 2
 
 
 def _bus(entry: dict[str, Any], heading: str, seat: int, k: int, used: bool, n: int = 1) -> str:
-    """A bus: an arrow along ``heading`` in the right-hand lane, with its seat number, in the free
-    end of the card (the east end of an east-west card, the south end of a north-south one), clear
-    of the card's symbol, id and "reach" (see :func:`_symbol`).
+    """A bus: an arrow along ``heading`` in the right-hand lane (a body with the seat number and a
+    pointed nose), in the free end of the card (the east end of an east-west card, the south end
+    of a north-south one), clear of the card's symbol, id and "reach" (see :func:`_symbol`).
 
     Args:
         entry (dict): the card's ``grid`` entry of the view.
@@ -132,57 +162,65 @@ def _bus(entry: dict[str, Any], heading: str, seat: int, k: int, used: bool, n: 
         seat (int): whose bus (its colour and number).
         k (int): how many buses in the same lane of this card are drawn before it (nearer the end).
         used (bool): the bus has used its construction site (a dashed outline).
-        n (int): how many buses share its lane on this card: the arrows get shorter (at most 11 px
-            from centre to tip) so that all of them fit the free end, one behind the other.
+        n (int): how many buses share its lane on this card: the arrows get shorter (at most
+            :data:`BUS_LONG` px) so that all of them fit the free end, one behind the other.
     """
     cx, cy = _centre(entry)
-    lane = 9
     lo, hi = _bus_room(entry)
-    size = min(11.0, (hi - lo - (n - 1)) / n / 1.7)  # an arrow is 1.7 × size long
+    long = min(BUS_LONG, (hi - lo - (n - 1)) / n)
     dx, dy = {"E": (1, 0), "W": (-1, 0), "S": (0, 1), "N": (0, -1)}[heading]
     forward = dx + dy  # +1 heading east or south, -1 west or north
-    end = hi - k * (1.7 * size + 1)  # the far end of this arrow along the card
-    along = end - (size if forward > 0 else 0.7 * size)
+    end = hi - k * (long + 1)  # the far end of this arrow along the card
+    back, tip = (end - long, end) if forward > 0 else (end, end - long)
+    shoulder = tip - forward * 0.3 * long
+    # the seat number: in the middle of the body, moved towards the nose as far as it must to stay
+    # on the marker when several buses share the lane and the markers are short
+    digit = (0.93 + 0.24) * SMALLEST_TEXT / 2 if entry["kind"] == "v" else text_px("0", SMALLEST_TEXT) / 2
+    middle = min(max((back + shoulder) / 2, min(back, tip) + digit), max(back, tip) - digit)
     # right-hand lane: rotate the heading clockwise (screen y grows downwards)
-    rx, ry = -dy, dx
-    if entry["kind"] == "h":
-        x, y = along, cy + ry * lane
+    lane = (cy + dx * LANE) if entry["kind"] == "h" else (cx - dy * LANE)
+    half = BUS_WIDE / 2
+    outline = ((back, lane - half), (shoulder, lane - half), (tip, lane), (shoulder, lane + half),
+               (back, lane + half))
+    if entry["kind"] == "v":  # (along, across) -> (x, y)
+        outline = tuple((a, b) for b, a in outline)
+        nx, ny = lane, middle
     else:
-        x, y = cx + rx * lane, along
-    tip = (x + dx * size, y + dy * size)
-    left = (x - dx * size * 0.7 + rx * size * 0.7, y - dy * size * 0.7 + ry * size * 0.7)
-    right = (x - dx * size * 0.7 - rx * size * 0.7, y - dy * size * 0.7 - ry * size * 0.7)
+        nx, ny = middle, lane
     ink = SEAT_INK[seat % len(SEAT_INK)]
     dash = ' stroke-dasharray="2 2"' if used else ""
-    pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in (tip, left, right))
-    font = 9 if size > 10 else 8  # the seat number, in the wide back part of the arrow
-    back = 0.17 * size
+    pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in outline)
     return (f'<g class="bus" data-seat="{seat}"><polygon points="{pts}" fill="{ink}" stroke="#fff" '
-            f'stroke-width="1.5"{dash}/>' + _t(x - dx * back, y - dy * back + 0.39 * font, str(seat), size=font,
-                                                weight="bold", fill="#fff") + "</g>")
+            f'stroke-width="1.5"{dash}/>' + _t(nx, ny + 4, str(seat), weight="bold", fill="#fff") + "</g>")
 
 
 def _mini_card(card: dict[str, Any], x: float, y: float, state: str) -> str:
-    """A passenger card, 74×30 px: its two passengers (dropped ones ticked), value and speed."""
+    """A passenger card, :data:`CARD_W` × :data:`CARD_H` px: its two passengers (dropped ones
+    ticked), value and speed."""
     fill = {"complete": "#f2f2f2", "half": "#fff", "picked": "#fff", "faceup": "#fff"}[state]
-    out = [f'<g class="passenger" data-card="{escape(card["id"])}"><rect x="{x}" y="{y}" width="74" height="30" '
-           f'rx="4" fill="{fill}" stroke="#444"/>']
+    out = [f'<g class="passenger" data-card="{escape(card["id"])}"><rect x="{x}" y="{y}" width="{CARD_W}" '
+           f'height="{CARD_H}" rx="4" fill="{fill}" stroke="#444"/>']
     for i, colour in enumerate(card["colours"]):
-        px = x + 11 + i * 19
+        px = x + 15 + i * 23
         ink = COLOUR_INK.get(colour, "#999")
         done = colour in card["dropped"]
         faded = ' opacity="0.45"' if done else ""
-        out.append(f'<circle cx="{px}" cy="{y + 15}" r="7.5" fill="{ink}" stroke="#111"{faded}/>')
-        out.append(_t(px, y + 19, "✓" if done else colour[:1].upper(), size=9, weight="bold",
+        out.append(f'<circle cx="{px}" cy="{y + CARD_H / 2}" r="{DOT_R}" fill="{ink}" stroke="#111"{faded}/>')
+        out.append(_t(px, y + CARD_H / 2 + 4, "✓" if done else colour[:1].upper(), weight="bold",
                       fill=COLOUR_TEXT.get(colour, "#fff")))
-    out.append(_t(x + 56, y + 13, f"{card['value']} pt", size=9, weight="bold"))
-    out.append(_t(x + 56, y + 25, f"spd {card['speed']}", size=8, fill="#333"))
+    out.append(_t(x + 70, y + 15, f"{card['value']} pt", weight="bold"))
+    out.append(_t(x + 70, y + 29, f"spd {card['speed']}", fill="#333"))
     out.append("</g>")
     return "".join(out)
 
 
 def _progress(seat_view: dict[str, Any], x: float, y: float, vertical: bool, active: bool) -> str:
-    """One seat's progress area: picked up, half (one passenger dropped), complete (face down)."""
+    """One seat's progress area: picked up, half (one passenger dropped), complete (face down).
+
+    ``(x, y)``: the start of its heading's baseline. Across the top or bottom of the grid the
+    cards in progress are side by side; in a column beside it (``vertical``) one under the other,
+    and the complete cards are said on two lines so the column stays narrow.
+    """
     seat = seat_view["seat"]
     ink = SEAT_INK[seat % len(SEAT_INK)]
     done = seat_view["complete"]
@@ -190,17 +228,20 @@ def _progress(seat_view: dict[str, Any], x: float, y: float, vertical: bool, act
     head = f"Seat {seat} ({seat_view['side']}): {seat_view['points']} pts"
     if active:
         head = "▶ " + head
-    out = [_t(x, y, head, size=11, anchor="start", weight="bold", fill=ink),
-           _t(x, y + 13, f"complete: {len(done)} card{'s' if len(done) != 1 else ''} face down ({total} pts)",
-              size=9, anchor="start", fill="#333")]
+    out = [_t(x, y, head, anchor="start", weight="bold", fill=ink)]
+    count = f"complete: {len(done)} card{'s' if len(done) != 1 else ''}"
+    lines = [count, f"face down ({total} pts)"] if vertical else [f"{count} face down ({total} pts)"]
+    for i, line in enumerate(lines):
+        out.append(_t(x, y + 15 * (i + 1), line, anchor="start", fill="#333"))
+    top = y + 15 * len(lines) + 4  # where the cards in progress start
     cards = [(c, "picked up", "picked") for c in seat_view["picked_up"]] + \
             [(c, "half", "half") for c in seat_view["half"]]
     if not cards:
-        out.append(_t(x, y + 27, "nothing in progress", size=9, anchor="start", fill="#333"))
+        out.append(_t(x, top + 13, "nothing in progress", anchor="start", fill="#333"))
     for i, (card, tag, state) in enumerate(cards):
-        cx, cy = (x, y + 20 + i * 46) if vertical else (x + i * 82, y + 20)
-        out.append(_t(cx, cy + 9, tag, size=8, anchor="start", fill="#333"))
-        out.append(_mini_card(card, cx, cy + 12, state))
+        cx, cy = (x, top + i * (CARD_H + 22)) if vertical else (x + i * CARD_PITCH, top)
+        out.append(_t(cx, cy + 13, tag, anchor="start", fill="#333"))
+        out.append(_mini_card(card, cx, cy + 17, state))
     return "".join(out)
 
 
@@ -250,18 +291,10 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
             stroke, width = HIGHLIGHT, 3.5
         if entry["slot"] in selected:
             stroke, width, dash = "#000", 4, ' stroke-dasharray="6 3"'
-        fill = STREET if entry["card"] is not None else "#fafafa"
+        fill = STREET if entry["card"] is not None else EMPTY_STREET
         out.append(f'<rect class="street" data-slot="{entry["slot"]}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
                    f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>')
-        out.append(_symbol(entry, reach=entry["slot"] in reach))
-        if entry["slot"] in selected:
-            out.append(_t(x + w / 2, y - 3, "chosen", size=9, weight="bold"))
-    for r in range(3):
-        for c in range(3):
-            px, py = point((r, c))
-            out.append(f'<circle cx="{px}" cy="{py}" r="4" fill="#bbb"/>')
-            out.append(_t(px - 12, py - 10, f"{'abc'[c]}{r + 1}", size=9, fill="#777"))
-    # the last move's route
+    # the last move's route, under the symbols and labels
     by_name = {e["slot"]: e for e in view["grid"]}
     if len(view["route"]) > 1:
         points = []
@@ -274,6 +307,13 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         out.append(f'<polyline points="{pts}" fill="none" stroke="#555" stroke-width="2" stroke-dasharray="5 4" '
                    f'opacity="0.7"/>')
+    for entry in view["grid"]:
+        out.append(_symbol(entry, reach=entry["slot"] in reach, chosen=entry["slot"] in selected))
+    for r in range(3):
+        for c in range(3):
+            px, py = point((r, c))
+            out.append(f'<circle cx="{px}" cy="{py}" r="4" fill="#bbb"/>')
+            out.append(_t(px - 15, py - 10, f"{'abc'[c]}{r + 1}", fill="#666"))
     # buses
     for entry in view["grid"]:
         headings = [view["seats"][seat]["bus"]["heading"] for seat in entry["buses"]]
@@ -283,33 +323,45 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
             drawn[heading] = k + 1
             out.append(_bus(entry, heading, seat, k, view["seats"][seat]["bus"]["site_used"],
                             headings.count(heading)))
-    # progress areas
-    places = {"south": (150, GRID_Y + 2 * SPAN + 50, False), "north": (150, 22, False),
-              "west": (6, GRID_Y - 20, True), "east": (PANEL_X, 330, True)}
+    # progress areas: across the top and the bottom of the grid, in a column left of it, and
+    # (a fourth seat) under the panel
+    left = GRID_X - ROAD / 2
+    places = {"south": (left, GRID_Y + 2 * SPAN + ROAD / 2 + 26, False), "north": (left, 18, False),
+              "west": (8, GRID_Y - 14, True), "east": (PANEL_X, GRID_Y + 170, True)}
     for s in view["seats"]:
         x, y, vertical = places[s["side"]]
         out.append(_progress(s, x, y, vertical, view["to_move"] == s["seat"]))
     # the panel: face-up cards, deck, speed limit, round
     px = PANEL_X
-    out.append(_t(px, GRID_Y - 8, "Face-up passengers", size=11, anchor="start", weight="bold"))
+    room = WIDTH - PANEL_X - 6
+
+    def line(y: float, text: str, size: int = SMALLEST_TEXT, weight: str = "normal", fill: str = "#111") -> None:
+        wide = room / BOLD if weight == "bold" else room
+        out.append(_t(px, y, fit_text(text, size, wide), size=size, anchor="start", weight=weight, fill=fill))
+
+    line(GRID_Y - 14, "Face-up passengers", weight="bold")
     for i, card in enumerate(view["faceup"]):
-        out.append(_mini_card(card, px + i * 80, GRID_Y, "faceup"))
-    out.append(_t(px, GRID_Y + 50, f"Deck: {view['deck']} card{'s' if view['deck'] != 1 else ''}", size=11,
-                  anchor="start"))
+        out.append(_mini_card(card, px + i * CARD_PITCH, GRID_Y - 6, "faceup"))
+    y = GRID_Y - 6 + CARD_H + 20
+    line(y, f"Deck: {view['deck']} card{'s' if view['deck'] != 1 else ''}")
     limit = view["speed_limit"]
     if view["node"] == "move":
         text = "Speed limit: none" if limit is None else f"Speed limit: {limit}"
-        out.append(_t(px, GRID_Y + 68, text + " (this turn)", size=11, anchor="start", weight="bold"))
+        line(y + 18, text + " (this turn)", weight="bold")
     if view["round"]:
         final = " — final round" if view["end"]["trigger"] is not None and view["phase"] != "over" else ""
-        out.append(_t(px, GRID_Y + 86, f"Round {view['round']} of at most {view['max_rounds']}{final}", size=11,
-                      anchor="start"))
+        line(y + 36, f"Round {view['round']} of at most {view['max_rounds']}{final}")
     if view["options"]["challenging"]:
-        out.append(_t(px, GRID_Y + 104, "Challenging play: drive on the right", size=10, anchor="start",
-                      fill="#8a2a00"))
+        line(y + 54, "Challenging play: drive on the right", fill="#8a2a00")
     if view["winners"]:
-        names = " and ".join(f"Seat {s}" for s in view["winners"])
-        out.append(_t(px, GRID_Y + 122, f"Winner: {names}", size=12, anchor="start", weight="bold"))
+        names = [f"Seat {s}" for s in view["winners"]]
+        names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        head = f"Winner{'s' if len(view['winners']) > 1 else ''}:"
+        if text_px(f"{head} {names}", 13) * BOLD <= room:
+            line(y + 74, f"{head} {names}", size=13, weight="bold")
+        else:  # a tie of three: the names on a line of their own
+            line(y + 74, head, size=13, weight="bold")
+            line(y + 92, names, size=13, weight="bold")
     out.append("</svg>")
     return "".join(out)
 
