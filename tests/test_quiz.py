@@ -35,7 +35,7 @@ def test_exact_and_close_decimal_answers_are_right_and_the_exact_value_is_given(
     assert box.check("28/51") and "Right! 28 of the 51 cards win." in box.verdict.value
     assert box.check("0.549") and "The exact value is 28/51." in box.verdict.value
     assert box.check("54.9%")
-    assert not box.check("0.56") and "Not quite. Hint: count the cards above a 7" in box.verdict.value
+    assert not box.check("0.6") and "Not quite. Hint: count the cards above a 7" in box.verdict.value
     assert not box.check("29/51")                 # an exact answer must be exact
     assert box.last_right is False
     assert "role='status'" in box.verdict.value
@@ -80,9 +80,9 @@ def test_yes_no_questions_take_yes_no_true_or_false_in_any_case():
 def test_several_numbers_are_typed_with_commas_and_checked_one_by_one():
     import numpy as np
 
-    box = AnswerBox([3, np.int64(7)], hint="points go to the guesser when wrong", why="seat 1 drank 7.")
+    box = AnswerBox([3, np.int64(7)], hint="points go to the guesser when wrong", why="seat 1 took 7 points.")
     assert box.truth == (Fraction(3), Fraction(7)) and "commas" in box.answer.placeholder
-    assert box.check("3, 7") and box.check("[3,7]") and "Right! seat 1 drank 7." in box.verdict.value
+    assert box.check("3, 7") and box.check("[3,7]") and "Right! Seat 1 took 7 points." in box.verdict.value
     assert not box.check("7, 3") and "Not quite" in box.verdict.value
     assert not box.check("3") and "Type 2 numbers separated by commas (you typed 1)" in box.verdict.value
     close = AnswerBox((Fraction(1, 3), 0), hint="")
@@ -124,3 +124,33 @@ def test_every_your_turn_question_in_the_lessons_is_answered_in_a_box():
                     in_code.append(f"{path.name} cell {index}: a question without an answer box")
     assert questions >= 45 and not in_code, in_code
     assert boxed == questions
+
+
+def test_a_decimal_rounded_as_typed_is_right_and_a_near_miss_is_told_it_is_close():
+    """0.69 and 69% are 9/13 rounded to two places: right, with the exact value. One significant
+    digit is not enough, and a decimal within 5% gets "close" (check the rounding), not the hint
+    that suggests a wrong method."""
+    box = AnswerBox(Fraction(9, 13), hint="count the ranks above a 5")
+    for typed in ("0.69", "69%", "0.692", "69.2%", ".692"):
+        assert box.check(typed) and "The exact value is 9/13." in box.verdict.value, typed
+    for typed in ("0.7", "0.68", "70%"):
+        assert not box.check(typed) and "Close, but not quite" in box.verdict.value and "Hint" not in \
+            box.verdict.value, typed
+    assert not box.check("0.6") and "Hint: count the ranks above a 5" in box.verdict.value
+    assert not box.check("9/14") and "Hint" in box.verdict.value      # a fraction must be exact
+    eighth = AnswerBox(Fraction(1, 8), hint="")
+    assert eighth.check("0.13") and eighth.check("0.12") and eighth.check("12.5%")   # a half rounds either way
+    whole = AnswerBox(16, hint="about one try in six succeeds")
+    assert not whole.check("16.4") and "Close" in whole.verdict.value and whole.check("16")
+
+
+def test_other_right_answers_a_leading_article_and_a_labelled_number_count():
+    heading = AnswerBox("N", hint="drive on the right", also=("north",))
+    assert heading.check("n") and heading.check("North") and not heading.check("south")
+    assert AnswerBox("lowest", hint="").check("the lowest") and AnswerBox("streak 7", hint="").check("Streak7")
+    seat = AnswerBox(2, hint="most cards first")
+    assert seat.check("seat 2") and seat.check("Seat 2") and not seat.check("seat 1")
+    assert read_number("row 3") == 3 and read_number("seat -1/2") == Fraction(-1, 2)
+    with pytest.raises(ValueError, match="a fraction like 3/7"):
+        read_number("two seats")
+    assert AnswerBox(Fraction(1, 2), hint="", also=(Fraction(1, 3),)).check("1/3")

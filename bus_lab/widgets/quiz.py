@@ -8,8 +8,12 @@ Answers are read as a student writes them:
 
 * numbers: ``28/51``, ``0.549``, ``55%`` or ``1 1/2`` are all numbers; a decimal close to an exact
   answer (within ``tolerance``) counts as right, and the verdict gives the exact value;
-* words: compared without regard to case or spaces (``" More "`` is ``"more"``, ``"higher / lower"``
-  is ``"higher/lower"``);
+* decimals: right when within ``tolerance`` of the answer, or when they are the answer rounded to
+  the decimals typed, with at least two significant digits (``0.69`` or ``69%`` for 9/13); a decimal
+  within 5% is told it is close (check the rounding) instead of getting the hint;
+* words: compared without regard to case, spaces or a leading "the"/"a" (``" More "`` is ``"more"``,
+  ``"higher / lower"`` is ``"higher/lower"``, ``"the lowest"`` is ``"lowest"``); other right answers
+  can be given with ``also``;
 * yes or no: a ``True``/``False`` answer is typed ``yes``, ``no``, ``true`` or ``false``;
 * several numbers (one per seat, say): typed with commas, ``3, 7`` or ``[3, 7]``, each read as above.
 
@@ -24,6 +28,7 @@ Example::
 """
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from html import escape
@@ -34,6 +39,10 @@ import ipywidgets as W
 __all__ = ["AnswerBox", "read_number"]
 
 _MIXED = re.compile(r"^\s*(-?\d+)\s+(\d+)\s*/\s*(\d+)\s*$")
+_LABELLED = re.compile(r"^[A-Za-z]+\s+(-?[\d.].*)$")
+_ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
+#: A typed decimal this close to the answer (relative) is "close": the verdict says so instead of a hint.
+CLOSE = Fraction(1, 20)
 _YES_NO = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
 
 
@@ -42,12 +51,30 @@ def _plain(x: Any) -> Any:
     return x.item() if hasattr(x, "item") and callable(x.item) and getattr(x, "shape", None) == () else x
 
 
+def _word(text: Any) -> str:
+    """A typed word as compared: no spaces, no case, no leading "the", "a" or "an"."""
+    return "".join(_ARTICLE.sub("", str(text).strip()).split()).casefold()
+
+
+def _decimal_places(text: str) -> int | None:
+    """How many decimal places a typed decimal or percentage gives, as a fraction of 1 (``"0.69"``
+    and ``"69%"``: 2); ``None`` for a whole number or a fraction typed as such."""
+    raw = str(text).strip()
+    percent = raw.endswith("%")
+    body = raw.rstrip("%").strip()
+    if "/" in body or not (percent or "." in body):
+        return None
+    places = len(body.split(".", 1)[1]) if "." in body else 0
+    return places + 2 if percent else places
+
+
 def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float, Fraction)) and not isinstance(x, bool)
 
 
 def read_number(text: str) -> Fraction:
-    """A number as a student types it, exactly: ``"28/51"``, ``"0.549"``, ``"55%"``, ``"1 1/2"``, ``"-3"``.
+    """A number as a student types it, exactly: ``"28/51"``, ``"0.549"``, ``"55%"``, ``"1 1/2"``, ``"-3"``,
+    or after one word naming it (``"seat 2"``, ``"row 3"``).
 
     Args:
         text (str): the typed answer.
@@ -59,6 +86,9 @@ def read_number(text: str) -> Fraction:
         ValueError: the text is not a number in one of these forms (the message says which forms).
     """
     raw = str(text).strip().replace(",", "").replace("−", "-")
+    labelled = _LABELLED.match(raw)
+    if labelled:                       # "seat 2", "row 3": the number after one leading word
+        raw = labelled.group(1)
     try:
         if raw.endswith("%"):
             return Fraction(raw[:-1].strip()) / 100
@@ -88,6 +118,8 @@ class AnswerBox:
             count as right (default 1/1000, in the units of the answer).
         placeholder (str): the greyed example in the empty input.
         description (str): the input's label.
+        also (Iterable[str | number]): other answers that count as right (``("north",)`` when the truth
+            is ``"N"``), compared the same way as the truth.
 
     Raises:
         TypeError: ``truth`` is not a number, a string, a bool or a non-empty list of numbers.
@@ -98,8 +130,9 @@ class AnswerBox:
     """
 
     def __init__(self, truth: Any, hint: str, *, why: str = "", tolerance: Fraction = Fraction(1, 1000),
-                 placeholder: str | None = None, description: str = "Your answer"):
+                 placeholder: str | None = None, description: str = "Your answer", also: Any = ()):
         truth = _plain(truth)
+        self.also = tuple(str(a) if isinstance(truth, str) else _plain(a) for a in also)
         if isinstance(truth, (list, tuple)):
             truth = [_plain(x) for x in truth]
             if not truth or not all(_is_number(x) for x in truth):
@@ -155,22 +188,36 @@ class AnswerBox:
                 raise ValueError(f"could not read {text!r} as yes or no: type yes or no")
             return _YES_NO[word] == self.truth
         if isinstance(self.truth, str):
-            return "".join(str(text).split()).casefold() == "".join(self.truth.split()).casefold()
+            return _word(text) in {_word(w) for w in (self.truth, *self.also)}
         if isinstance(self.truth, tuple):
             parts = [p for p in str(text).strip().strip("[]()").split(",")]
             if len(parts) != len(self.truth):
                 raise ValueError(f"type {len(self.truth)} numbers separated by commas "
                                  f"(you typed {len(parts)})")
             return all(self._close(part, true) for part, true in zip(parts, self.truth))
-        return self._close(text, self.truth)
+        return any(self._close(text, Fraction(t)) for t in (self.truth, *self.also))
 
     def _close(self, text: str, truth: Fraction) -> bool:
-        """One typed number against one true number: exact, or a decimal within ``tolerance``."""
+        """One typed number against one true number: exact, or a decimal within ``tolerance``, or
+        the true number rounded to the decimals typed (at least two significant digits)."""
         value = read_number(text)
         if value == truth:
             return True
-        decimal = "." in str(text) or "%" in str(text)
-        return decimal and abs(value - truth) <= self.tolerance
+        places = _decimal_places(text)
+        if places is None:
+            return False
+        if abs(value - truth) <= self.tolerance:
+            return True
+        digits = re.sub(r"\D", "", str(text)).lstrip("0")
+        scale = 10 ** places             # rounded half-up or half-to-even: either is a fair rounding
+        half_up = Fraction(math.floor(truth * scale + Fraction(1, 2)), scale)
+        return len(digits) >= 2 and value in (round(truth, places), half_up)
+
+    def _nearly(self, text: str) -> bool:
+        """A typed decimal within :data:`CLOSE` (5%) of a numeric answer, but not right."""
+        if isinstance(self.truth, (bool, str, tuple)) or self.truth == 0 or _decimal_places(text) is None:
+            return False
+        return abs(read_number(text) - self.truth) <= CLOSE * abs(self.truth)
 
     def _exact_note(self, text: str) -> str:
         """After a right decimal answer, the exact value (empty when the answer was exact)."""
@@ -202,7 +249,12 @@ class AnswerBox:
             return False
         self.last_right = right
         if right:
-            self._show(f"Right!{self._exact_note(text)} {self.why}".strip(), "#1b5e20")
+            why = self.why[:1].upper() + self.why[1:]
+            self._show(f"Right!{self._exact_note(text)} {why}".strip(), "#1b5e20")
+        elif self._nearly(text):
+            self._show("Close, but not quite: your answer is within 5% of the right one. Check the rounding "
+                       "(or what the question asks to round to), or type the exact value as a fraction.",
+                       "#8a2a00")
         else:
             self._show(f"Not quite. Hint: {self.hint}", "#8a2a00")
         return right
