@@ -265,7 +265,7 @@ def table_svg(view: dict[str, Any]) -> str:
     for s in range(view["slots"]):
         x = ZONE_X + s * pitch
         code = view["lineup"][s] if s < len(view["lineup"]) else None
-        out.append(passenger_svg(code, x, y, tile_sorts, names=names) if code else _empty(x, y, f"q{s + 1}"))
+        out.append(passenger_svg(code, x, y, tile_sorts, names=names) if code else _empty(x, y))
         out.append(_text(x + T / 2, y + T + 14, f"q{s + 1}", 11, anchor="middle", fill=MUTED))
     lineup_h = T + 18
     if view["played"]:
@@ -372,7 +372,10 @@ def _board_row(view: dict[str, Any], k: int, board: dict[str, Any], top: float, 
     spaces = view["queue_spaces"]
     queue = board["queue"]
     pitch = SMALL + 2
-    out.append(_text(qx, qy, f"queue {len(queue)} (−2 each, VIP −6)", 11, fill=MUTED))
+    locked = not board["buses"][-1]["open"]
+    # while the third bus is locked, the 9th space is marked: 9 waiting opens it (BSB-EXTRA-BUS)
+    out.append(_text(qx, qy, f"queue {len(queue)} (−2 each, VIP −6" + ("; 9 opens bus 3)" if locked else ")"),
+                     11, fill=MUTED))
     over = len(queue) - spaces
     if over > 0:
         out.append(_text(qx + spaces * pitch - 2, qy, f"+{over} off board", 11, "bold", "end", fill="#8a2a00"))
@@ -381,7 +384,7 @@ def _board_row(view: dict[str, Any], k: int, board: dict[str, Any], top: float, 
         if s < len(queue):
             out.append(passenger_svg(queue[s], sx, qy + 5, tile_sorts, size=SMALL, names=names))
         else:
-            out.append(_empty(sx, qy + 5, "9" if s == 8 else "", size=SMALL))
+            out.append(_empty(sx, qy + 5, "9" if s == 8 and locked else "", size=SMALL))
     # the passengers still to place, right of the queue
     if board["received"]:
         lx = qx + spaces * pitch + 10
