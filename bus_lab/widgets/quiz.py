@@ -6,8 +6,8 @@ verdict below it (a ``role="status"`` line, so a screen reader announces it).
 
 Answers are read as a student writes them:
 
-* numbers: ``28/51``, ``0.549``, ``55%`` or ``1 1/2`` are all numbers; a decimal close to an exact
-  answer (within ``tolerance``) counts as right, and the verdict gives the exact value;
+* numbers: ``28/51``, ``0.549``, ``55%``, ``1 1/2`` or ``seat 2`` are all numbers; a fraction must be
+  exact, and after a right decimal the verdict gives the exact value;
 * decimals: right when within ``tolerance`` of the answer, or when they are the answer rounded to
   the decimals typed, with at least two significant digits (``0.69`` or ``69%`` for 9/13); a decimal
   within 5% is told it is close (check the rounding) instead of getting the hint;
@@ -190,7 +190,7 @@ class AnswerBox:
         if isinstance(self.truth, str):
             return _word(text) in {_word(w) for w in (self.truth, *self.also)}
         if isinstance(self.truth, tuple):
-            parts = [p for p in str(text).strip().strip("[]()").split(",")]
+            parts = str(text).strip().strip("[]()").split(",")
             if len(parts) != len(self.truth):
                 raise ValueError(f"type {len(self.truth)} numbers separated by commas "
                                  f"(you typed {len(parts)})")
