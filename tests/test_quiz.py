@@ -154,3 +154,26 @@ def test_other_right_answers_a_leading_article_and_a_labelled_number_count():
     with pytest.raises(ValueError, match="a fraction like 3/7"):
         read_number("two seats")
     assert AnswerBox(Fraction(1, 2), hint="", also=(Fraction(1, 3),)).check("1/3")
+
+
+def test_folded_output_shows_printed_text_under_a_closed_fold(monkeypatch):
+    """What is printed inside ``folded_output`` is displayed once, escaped, in a closed
+    ``<details>`` under the given summary; nothing reaches the page unfolded."""
+    import contextlib
+    import io
+
+    import IPython.display
+
+    from bus_lab.widgets import folded_output
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        with folded_output("Show the table"):
+            print("9  lower  28/51 <best>")
+    assert out.getvalue() == ""
+    assert len(shown) == 1
+    html = shown[0].data
+    assert html.startswith("<details><summary>Show the table</summary>") and "<details open" not in html
+    assert "9  lower  28/51 &lt;best&gt;\n</pre>" in html

@@ -14,14 +14,15 @@ Every ``RideTheBusWidget`` has a collapsible "Table settings" panel (players, wh
 board, row points, bus, streak, mode, seed) and a button that deals a new game with them.
 
 ``AnswerBox(truth, hint=...)`` is a typed self-check question (works in the Voilà app view too);
+``folded_output()`` folds printed output that would give an answer away;
 ``FoldingPanel`` is the keyboard-reachable collapsible panel the widgets use.
 """
 from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
 from bus_lab.widgets.bus_and_stop import BusAndStopWidget
 from bus_lab.widgets.bus_city import BusCityWidget
 from bus_lab.widgets.busstop import BusstopWidget
-from bus_lab.widgets.quiz import AnswerBox
+from bus_lab.widgets.quiz import AnswerBox, folded_output
 from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 
 __all__ = ["AnswerBox", "FoldingPanel", "GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget",
-           "BusstopWidget", "format_odds"]
+           "BusstopWidget", "folded_output", "format_odds"]

@@ -28,6 +28,8 @@ Example::
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import re
 from fractions import Fraction
@@ -36,7 +38,7 @@ from typing import Any
 
 import ipywidgets as W
 
-__all__ = ["AnswerBox", "read_number"]
+__all__ = ["AnswerBox", "folded_output", "read_number"]
 
 _MIXED = re.compile(r"^\s*(-?\d+)\s+(\d+)\s*/\s*(\d+)\s*$")
 _LABELLED = re.compile(r"^[A-Za-z]+\s+(-?[\d.].*)$")
@@ -99,8 +101,8 @@ def read_number(text: str) -> Fraction:
             return whole + sign * Fraction(num, den)
         return Fraction(raw.replace(" ", ""))
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"could not read {text!r} as a number: type a fraction like 3/7, a decimal like "
-                         "0.25 or a percentage like 25%") from None
+        raise ValueError(f"could not read {text!r} as a number: type it in digits, e.g. 3, a fraction like "
+                         "3/7, a decimal like 0.25 or a percentage like 25%") from None
 
 
 class AnswerBox:
@@ -261,3 +263,28 @@ class AnswerBox:
 
     def _show(self, text: str, colour: str) -> None:
         self.verdict.value = f"<div role='status' style='color:{colour}'>{escape(text, quote=False)}</div>"
+
+
+@contextlib.contextmanager
+def folded_output(summary: str = "Show the output (answer the question above first)"):
+    """Print inside this block to show the text folded: a "Show …" line that opens it on a click.
+
+    For output that would give away the answer of the question just above it (a table with the
+    very chance asked): in JupyterLab and in the Voilà app view the student answers first, then
+    opens it. The text is shown as it was printed, in a ``<pre>`` block under a ``<details>`` fold.
+
+    Args:
+        summary (str): the words of the line that opens the fold.
+
+    Example::
+
+        with folded_output("Show the table"):
+            print(table)
+    """
+    from IPython.display import HTML, display
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        yield
+    display(HTML(f"<details><summary>{escape(summary)}</summary>"
+                 f"<pre style='margin:4px 0'>{escape(buffer.getvalue(), quote=False)}</pre></details>"))
