@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
-from bus_lab.games.textfit import EM_WIDTHS, fit_text, text_px
+from bus_lab.games.textfit import EM_WIDTHS, fit_text, text_px, wrap_text
 
 FONT = FontProperties(family="DejaVu Sans")
 TO_PATH = TextToPath()
@@ -53,3 +53,22 @@ def test_fit_text_shortens_with_an_ellipsis_to_the_room():
     short = fit_text("a very long destination name", 12, 80)
     assert short.endswith("…") and text_px(short, 12) <= 80
     assert fit_text("a very long destination name", 12, 80)[:-1] in "a very long destination name"
+
+
+BOLD_FONT = FontProperties(family="DejaVu Sans", weight="bold")
+
+
+@pytest.mark.parametrize("text", LABELS + ["Winners: Seat 0 and Seat 1", "reach", "0123456789"])
+def test_the_bold_bound_covers_bold_labels(text):
+    width, _h, _d = TO_PATH.get_text_width_height_descent(text, BOLD_FONT.copy(), ismath=False)
+    assert text_px(text, 13, bold=True) >= width * 13 / BOLD_FONT.get_size_in_points()
+    assert fit_text(text, 13, text_px(text, 13), bold=True).endswith("…")   # room for regular, not bold
+
+
+def test_wrap_text_fills_each_line_in_order_and_shortens_an_item_too_long_alone():
+    items = ["q1", "q2", "q3", "W", "a very long label that fits no line"]
+    lines = wrap_text(items, 11, 40)
+    assert [x for line in lines for x in line][:4] == items[:4]
+    assert all(text_px(" ".join(line), 11) <= 40 for line in lines)
+    assert all(text_px(" ".join(a + b[:1]), 11) > 40 for a, b in zip(lines, lines[1:]))   # no line could take more
+    assert lines[-1] == [fit_text(items[-1], 11, 40)] and lines[-1][0].endswith("…")

@@ -70,6 +70,11 @@ def _decimal_places(text: str) -> int | None:
     return places + 2 if percent else places
 
 
+def _parts(text: str) -> list[str]:
+    """The numbers of a list answer as typed: ``"[3, 7]"`` or ``"3, 7"`` gives ``["3", " 7"]``."""
+    return str(text).strip().strip("[]()").split(",")
+
+
 def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float, Fraction)) and not isinstance(x, bool)
 
@@ -192,7 +197,7 @@ class AnswerBox:
         if isinstance(self.truth, str):
             return _word(text) in {_word(w) for w in (self.truth, *self.also)}
         if isinstance(self.truth, tuple):
-            parts = str(text).strip().strip("[]()").split(",")
+            parts = _parts(text)
             if len(parts) != len(self.truth):
                 raise ValueError(f"type {len(self.truth)} numbers separated by commas "
                                  f"(you typed {len(parts)})")
@@ -226,7 +231,7 @@ class AnswerBox:
         if isinstance(self.truth, (bool, str)):
             return ""
         if isinstance(self.truth, tuple):
-            typed = tuple(read_number(p) for p in str(text).strip().strip("[]()").split(","))
+            typed = tuple(read_number(p) for p in _parts(text))
             return "" if typed == self.truth else \
                 " The exact values are " + ", ".join(str(x) for x in self.truth) + "."
         return "" if read_number(text) == self.truth else f" The exact value is {self.truth}."

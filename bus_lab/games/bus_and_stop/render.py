@@ -24,7 +24,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from bus_lab.games.textfit import fit_text as _fit, text_px
+from bus_lab.games.textfit import fit_text as _fit, text_px, wrap_text
 
 #: A passenger token in a bus or at the stop (pixels).
 TOKEN_W, TOKEN_H = 28, 40
@@ -53,23 +53,12 @@ CLAIMS_X = UNHAPPY_X + 3 * CHIP_PITCH_X + 12
 ROW_H = 98
 #: Lines of destinations claimed in the column right of the piles (more go under the bus).
 CLAIM_LINES = 3
-def _groups(items: list[str], size: float, room: float, sep: str = " · ") -> list[list[str]]:
-    """``items`` (each shortened with "…" if too long for a line on its own) grouped into lines of
-    at most ``room`` pixels at ``size`` px when joined with ``sep``."""
-    lines: list[list[str]] = []
-    for item in items:
-        item = _fit(item, size, room)
-        if lines and text_px(sep.join(lines[-1] + [item]), size) <= room:
-            lines[-1].append(item)
-        else:
-            lines.append([item])
-    return lines
 
 
 def _wrap(items: list[str], size: float, room: float, sep: str = " · ") -> list[str]:
     """Join ``items`` with ``sep`` into lines at most ``room`` pixels wide at ``size`` px (see
-    :func:`_groups`)."""
-    return [sep.join(line) for line in _groups(items, size, room, sep)]
+    :func:`~bus_lab.games.textfit.wrap_text`)."""
+    return [sep.join(line) for line in wrap_text(items, size, room, sep)]
 
 
 def _text(x: float, y: float, s: str, size: int = 13, weight: str = "normal", anchor: str = "start",
@@ -273,7 +262,7 @@ def _claim_lines(bus: dict[str, Any]) -> tuple[list[str], list[str]]:
     claims = [f"{c['stack']} ×{c['count']} = {c['points']}" for c in bus["claimed"]]
     if not claims:
         return ["none yet"], []
-    groups = _groups(claims, 12, WIDTH - MARGIN - CLAIMS_X, ", ")
+    groups = wrap_text(claims, 12, WIDTH - MARGIN - CLAIMS_X, ", ")
     if len(groups) <= CLAIM_LINES:
         return [", ".join(g) for g in groups], []
     used = sum(len(g) for g in groups[:CLAIM_LINES - 1])

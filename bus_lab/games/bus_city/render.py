@@ -58,8 +58,6 @@ BADGE_W, BADGE_H, DOT_R = 44, 16, 10
 BUS_LONG, BUS_WIDE, LANE = 23, 16, 15
 #: A passenger card (face up and in the progress areas): width and height, and the pitch of a row of them.
 CARD_W, CARD_H, CARD_PITCH = 90, 34, 98
-#: Bold text can be this much wider than :func:`text_px` gives for regular text.
-BOLD = 1.15
 
 
 def _t(x: float, y: float, text: str, size: int = SMALLEST_TEXT, anchor: str = "middle", weight: str = "normal",
@@ -336,8 +334,8 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
     room = WIDTH - PANEL_X - 6
 
     def line(y: float, text: str, size: int = SMALLEST_TEXT, weight: str = "normal", fill: str = "#111") -> None:
-        wide = room / BOLD if weight == "bold" else room
-        out.append(_t(px, y, fit_text(text, size, wide), size=size, anchor="start", weight=weight, fill=fill))
+        out.append(_t(px, y, fit_text(text, size, room, bold=weight == "bold"), size=size, anchor="start",
+                      weight=weight, fill=fill))
 
     line(GRID_Y - 14, "Face-up passengers", weight="bold")
     for i, card in enumerate(view["faceup"]):
@@ -357,7 +355,7 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         names = [f"Seat {s}" for s in view["winners"]]
         names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
         head = f"Winner{'s' if len(view['winners']) > 1 else ''}:"
-        if text_px(f"{head} {names}", 13) * BOLD <= room:
+        if text_px(f"{head} {names}", 13, bold=True) <= room:
             line(y + 74, f"{head} {names}", size=13, weight="bold")
         else:  # a tie of three: the names on a line of their own
             line(y + 74, head, size=13, weight="bold")

@@ -26,7 +26,7 @@ from typing import Any
 
 from bus_lab.games.busstop.components import KIND_CODES
 from bus_lab.games.busstop.state import KIND_LABELS
-from bus_lab.games.textfit import fit_text as _fit, text_px
+from bus_lab.games.textfit import fit_text as _fit, text_px, wrap_text
 
 SORTS = ("baby", "child", "girl", "salaryman", "granny")
 SHORT = {"baby": "Ba", "child": "Ch", "girl": "Gi", "salaryman": "Sa", "granny": "Gr"}
@@ -215,14 +215,7 @@ def _zone_position(view: dict[str, Any], i: int, x: float, y: float) -> list[str
             out.append(f'<circle cx="{cx:g}" cy="{y + 29:g}" r="6" fill="{INK if black else "white"}" '
                        f'stroke="{INK}"/>' + _text(cx, y + 48, label, 11, anchor="middle"))
     else:  # too many icons to draw: say them, on up to two lines
-        line, lines = "", []
-        for label, _black in icons:
-            if line and text_px(f"{line} {label}", 11) > room:
-                lines.append(line)
-                line = label
-            else:
-                line = f"{line} {label}".strip()
-        lines.append(line)
+        lines = [" ".join(line) for line in wrap_text([label for label, _black in icons], 11, room)]
         if len(lines) > 2:
             lines = [lines[0], _fit(" ".join(lines[1:]), 11, room)]
         for j, text in enumerate(lines):
