@@ -74,6 +74,7 @@ def pip_quiet_flags() -> list[str]:
 
 # --------------------------------------------------------------------------- checks
 
+
 def check_python() -> None:
     if sys.version_info < MIN_PYTHON:
         need = ".".join(map(str, MIN_PYTHON))
@@ -99,13 +100,16 @@ def check_venv_support() -> None:
 
 # ------------------------------------------------------------------ virtual env
 
+
 def venv_works() -> bool:
     if not VENV_PYTHON.exists():
         return False
     try:
         result = subprocess.run(
             [str(VENV_PYTHON), "-c", "import sys, pip; print(sys.version_info[:2])"],
-            capture_output=True, text=True, timeout=60,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
     except (OSError, subprocess.SubprocessError):
         return False
@@ -152,7 +156,7 @@ def requirement_closure(pin_file: Path) -> list[Path]:
             line = line.strip()
             for prefix in ("-r ", "--requirement "):
                 if line.startswith(prefix):
-                    visit(path.parent / line[len(prefix):].strip())
+                    visit(path.parent / line[len(prefix) :].strip())
 
     visit(pin_file)
     return seen
@@ -182,11 +186,36 @@ def ensure_env(pin_file: Path) -> None:
     if stamp.exists():
         stamp.unlink()
     say(f"installing pinned packages from {pin_file.relative_to(ROOT)} (first run takes a minute)")
-    run([VENV_PYTHON, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-         *pip_quiet_flags(), "-r", pin_file], cwd=ROOT)
+    run(
+        [
+            VENV_PYTHON,
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--no-input",
+            *pip_quiet_flags(),
+            "-r",
+            pin_file,
+        ],
+        cwd=ROOT,
+    )
     say("installing bus_lab in editable mode")
-    run([VENV_PYTHON, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-         *pip_quiet_flags(), "--no-deps", "-e", "."], cwd=ROOT)
+    run(
+        [
+            VENV_PYTHON,
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--no-input",
+            *pip_quiet_flags(),
+            "--no-deps",
+            "-e",
+            ".",
+        ],
+        cwd=ROOT,
+    )
     stamp.write_text(digest + "\n")
     # A pin file that includes another (test.txt has "-r lab.txt") installed that one too.
     for included in requirement_closure(pin_file)[1:]:
@@ -195,6 +224,7 @@ def ensure_env(pin_file: Path) -> None:
 
 
 # ------------------------------------------------------------------------ tasks
+
 
 def install_lab_settings() -> None:
     """Merge binder/overrides.json into the venv's JupyterLab settings overrides."""
@@ -228,8 +258,11 @@ def task_lab(args: list[str]) -> int:
         say(f"{START_NOTEBOOK.as_posix()} not found; opening the file browser instead")
     # Kernels nobody is connected to (e.g. a closed Voilà app page, whose shutdown request the
     # server refuses) are stopped after 15 idle minutes; an open notebook's kernel is never culled.
-    cmd += ["--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_interval=120",
-            "--MappingKernelManager.cull_connected=False"]
+    cmd += [
+        "--MappingKernelManager.cull_idle_timeout=900",
+        "--MappingKernelManager.cull_interval=120",
+        "--MappingKernelManager.cull_connected=False",
+    ]
     cmd += args
     if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in args:
         cmd.append("--allow-root")
@@ -253,8 +286,11 @@ def parallel_args(args: list[str]) -> list[str]:
     longest modules (browser, Binder rebuild) first, as they come first in collection order.
     """
     for arg in args:
-        if (arg in XDIST_CHOICES or arg.startswith(("--numprocesses=", "--dist="))
-                or re.fullmatch(r"-n(\d+|auto|logical)", arg)):
+        if (
+            arg in XDIST_CHOICES
+            or arg.startswith(("--numprocesses=", "--dist="))
+            or re.fullmatch(r"-n(\d+|auto|logical)", arg)
+        ):
             return []
     if re.search(r"-p\s*no:xdist", " ".join(args)):
         return []
@@ -297,8 +333,12 @@ def _pyproject_requirements() -> tuple[list[str], list[str]]:
 
 
 def _freeze(python: Path) -> list[str]:
-    out = subprocess.run([str(python), "-m", "pip", "freeze", "--disable-pip-version-check"],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [str(python), "-m", "pip", "freeze", "--disable-pip-version-check"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return [line for line in out.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -327,17 +367,21 @@ def task_pins(args: list[str]) -> int:
         "# Exact pins for running the lab: bus_lab's runtime dependencies, JupyterLab\n"
         "# and everything they pull in. Top-level: " + ", ".join(lab_reqs) + "\n"
         f"# Generated: {generated}.\n"
-        "# binder/requirements.txt carries the same pin lines.\n"
-        + "\n".join(lab) + "\n", encoding="utf-8")
+        "# binder/requirements.txt carries the same pin lines.\n" + "\n".join(lab) + "\n",
+        encoding="utf-8",
+    )
     TEST_PINS.write_text(
         "# Exact pins for the test suite: everything in lab.txt plus the test tools.\n"
         "# Top-level: " + ", ".join(test_reqs) + "\n"
         f"# Generated: {generated}.\n"
-        "-r lab.txt\n" + "\n".join(test_only) + "\n", encoding="utf-8")
+        "-r lab.txt\n" + "\n".join(test_only) + "\n",
+        encoding="utf-8",
+    )
     BINDER_PINS.write_text(
         "# Generated from requirements/lab.txt (same pin lines); do not edit by hand.\n"
-        "# Regenerate with `python3 tasks.py pins`.\n"
-        + "\n".join(lab) + "\n", encoding="utf-8")
+        "# Regenerate with `python3 tasks.py pins`.\n" + "\n".join(lab) + "\n",
+        encoding="utf-8",
+    )
     say(f"wrote {len(lab)} lab pins and {len(test_only)} extra test pins")
     return 0
 

@@ -7,6 +7,7 @@ vectorised path, exact vs simulated, one core vs a process pool) the ratio from 
 printed. The table ends with the speed targets (on a 2-core machine) and whether each was met on
 this one. Nothing here asserts: the figures are for reading and for the notes of a change.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,15 +54,23 @@ class Table:
         self.rows: list[tuple[str, str, str]] = []
         self.targets: list[tuple[str, float, str, str, float]] = []
 
-    def add(self, name: str, value: float, unit: str, note: str = "",
-            at_least: float | None = None, below: float | None = None) -> None:
+    def add(
+        self,
+        name: str,
+        value: float,
+        unit: str,
+        note: str = "",
+        at_least: float | None = None,
+        below: float | None = None,
+    ) -> None:
         """Print one row; ``at_least``/``below`` give its target (met when value ≥ / < it)."""
         self.rows.append((name, f"{shown(value)} {unit}", note))
         print(f"  {name:<62} {shown(value):>12} {unit:<12} {note}", flush=True)
         self.expect(name, value, unit, at_least, below)
 
-    def expect(self, name: str, value: float, unit: str, at_least: float | None = None,
-               below: float | None = None) -> None:
+    def expect(
+        self, name: str, value: float, unit: str, at_least: float | None = None, below: float | None = None
+    ) -> None:
         """Record a target for the summary without printing a row (e.g. for a ratio in a note)."""
         if at_least is not None:
             self.targets.append((name, value, unit, "≥", at_least))
@@ -75,8 +84,11 @@ class Table:
         for name, value, unit, op, limit in self.targets:
             met = value >= limit if op == "≥" else value < limit
             missed += not met
-            print(f"  {name:<62} {shown(value):>12} {unit:<12} target {op} {shown(limit)}: "
-                  f"{'met' if met else 'MISSED'}", flush=True)
+            print(
+                f"  {name:<62} {shown(value):>12} {unit:<12} target {op} {shown(limit)}: "
+                f"{'met' if met else 'MISSED'}",
+                flush=True,
+            )
         return missed
 
 
@@ -112,15 +124,23 @@ def bench_engine(table: Table, repeat: int, quick: bool) -> None:
         game = bus_lab.load_game(name, players=players)
         n = 20 if quick else 200
         steps = []
-        seconds = median_time(lambda: steps.append(random_games(game, n)), repeat)
-        table.add(f"{name} ({players} players), random moves: games/s", n / seconds, "games/s",
-                  f"{1e6 * seconds / (steps[-1]):.1f} µs/step",
-                  at_least=1000 if name == "ride_the_bus" else 200)
+        seconds = median_time(lambda game=game, n=n, steps=steps: steps.append(random_games(game, n)), repeat)
+        table.add(
+            f"{name} ({players} players), random moves: games/s",
+            n / seconds,
+            "games/s",
+            f"{1e6 * seconds / (steps[-1]):.1f} µs/step",
+            at_least=1000 if name == "ride_the_bus" else 200,
+        )
         strongest = [p for p in game.policies() if p != "random"]
         policy = strongest[-1] if strongest else "random"
         m = 10 if quick else 50
-        seconds = median_time(lambda: [bus_lab.Session(game, seed=s, bots=policy).run_to_end() for s in range(m)],
-                              repeat)
+        seconds = median_time(
+            lambda game=game, policy=policy, m=m: [
+                bus_lab.Session(game, seed=s, bots=policy).run_to_end() for s in range(m)
+            ],
+            repeat,
+        )
         table.add(f"{name}: Session with '{policy}' bots: games/s", m / seconds, "games/s")
 
 
@@ -154,8 +174,13 @@ def bench_exact(table: Table, repeat: int) -> dict[str, float]:
         part1.all_four_right("best")
 
     exact_four = median_time(four_right, repeat)
-    table.add("Ride the Bus: P(all four right), best play", 1000 * exact_four, "ms",
-              f"= {part1.all_four_right('best')}", below=500)
+    table.add(
+        "Ride the Bus: P(all four right), best play",
+        1000 * exact_four,
+        "ms",
+        f"= {part1.all_four_right('best')}",
+        below=500,
+    )
 
     def chain():
         for f in (bus.bus_off_chance, bus.expected_guesses):
@@ -164,8 +189,12 @@ def bench_exact(table: Table, repeat: int) -> dict[str, float]:
         bus.bus_off_chance(5, 40)
 
     exact_chain = median_time(chain, repeat)
-    table.add("Ride the Bus: bus-off Markov chain, streak 5, 40 guesses", 1000 * exact_chain, "ms",
-              f"≈ {float(bus.bus_off_chance(5, 40)):.4f}")
+    table.add(
+        "Ride the Bus: bus-off Markov chain, streak 5, 40 guesses",
+        1000 * exact_chain,
+        "ms",
+        f"≈ {float(bus.bus_off_chance(5, 40)):.4f}",
+    )
     return {"four_right": exact_four, "chain": exact_chain}
 
 
@@ -182,8 +211,11 @@ def guess_states(quick: bool) -> list:
             session.run_to_end()
             for i in range(len(session)):
                 state = session.state_at(i)
-                if (not state.is_chance_node() and not state.is_terminal()
-                        and state.is_guess(state.legal_actions()[0])):
+                if (
+                    not state.is_chance_node()
+                    and not state.is_terminal()
+                    and state.is_guess(state.legal_actions()[0])
+                ):
                     states.append(state)
     return states
 
@@ -201,14 +233,23 @@ def bench_guess_odds(table: Table, repeat: int, quick: bool) -> None:
             guess_odds(state)
 
     seconds = median_time(all_odds, repeat)
-    table.add("Ride the Bus: guess_odds at a guessing decision", 1e6 * seconds / len(states), "µs/call",
-              f"{len(states):,} decisions of seeded games")
+    table.add(
+        "Ride the Bus: guess_odds at a guessing decision",
+        1e6 * seconds / len(states),
+        "µs/call",
+        f"{len(states):,} decisions of seeded games",
+    )
     game = bus_lab.load_game("ride_the_bus", players=4)
     m = 10 if quick else 50
-    seconds = median_time(lambda: [bus_lab.Session(game, seed=s, bots="best_odds").run_to_end() for s in range(m)],
-                          repeat)
-    table.add("Ride the Bus, 4 players, 'best_odds' bots, whole game", 1000 * seconds / m, "ms/game",
-              f"{m / seconds:,.0f} games/s")
+    seconds = median_time(
+        lambda: [bus_lab.Session(game, seed=s, bots="best_odds").run_to_end() for s in range(m)], repeat
+    )
+    table.add(
+        "Ride the Bus, 4 players, 'best_odds' bots, whole game",
+        1000 * seconds / m,
+        "ms/game",
+        f"{m / seconds:,.0f} games/s",
+    )
 
 
 def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, float]) -> None:
@@ -223,9 +264,13 @@ def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, fl
     fast = n / seconds
     four = results[-1]["all_four_right"]
     table.add("Part 1, lone best-odds player, vectorised: deals/s", fast, "deals/s")
-    table.add("  simulated P(all four right) against the exact figure", four.mean, "",
-              f"z = {four.z_score(part1.all_four_right('best')):+.2f}; {n:,} deals take "
-              f"{seconds / exact['four_right']:,.1f}x the exact computation's time")
+    table.add(
+        "  simulated P(all four right) against the exact figure",
+        four.mean,
+        "",
+        f"z = {four.z_score(part1.all_four_right('best')):+.2f}; {n:,} deals take "
+        f"{seconds / exact['four_right']:,.1f}x the exact computation's time",
+    )
 
     game = bus_lab.load_game("ride_the_bus", players=1, mode="gauntlet")
 
@@ -237,13 +282,20 @@ def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, fl
 
     count = 50 if quick else 200
     slow = count / median_time(lambda: engine_part1(count), repeat)
-    table.add("Part 1, lone best-odds player, engine Session: deals/s", slow, "deals/s",
-              f"vectorised / engine = {fast / slow:,.0f}x")
+    table.add(
+        "Part 1, lone best-odds player, engine Session: deals/s",
+        slow,
+        "deals/s",
+        f"vectorised / engine = {fast / slow:,.0f}x",
+    )
     table.expect("Part 1: vectorised deals/s / engine deals/s", fast / slow, "x", at_least=100)
 
     m = 100_000 if quick else 400_000
-    table.add("Bus (higher/lower, finite deck, streak 5), vectorised: buses/s",
-              m / median_time(lambda: bus.simulate_bus(m, seed=2), repeat), "buses/s")
+    table.add(
+        "Bus (higher/lower, finite deck, streak 5), vectorised: buses/s",
+        m / median_time(lambda: bus.simulate_bus(m, seed=2), repeat),
+        "buses/s",
+    )
 
     # The same bus two ways: the piles of a seeded 4-player game when its bus starts.
     session = bus_lab.Session(bus_lab.load_game("ride_the_bus", players=4), seed=3, bots="random")
@@ -258,22 +310,32 @@ def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, fl
             rng = random.Random(seed)
             state = start.clone()
             while not state.is_terminal():
-                state.apply_action(sample_chance(state, rng) if state.is_chance_node() else policy(state, rng))
+                state.apply_action(
+                    sample_chance(state, rng) if state.is_chance_node() else policy(state, rng)
+                )
 
     k = 40 if quick else 200
     engine_rate = k / median_time(lambda: engine_buses(k), repeat)
     vector_rate = m / median_time(lambda: bus.simulate_bus(m, seed=4, **piles), repeat)
     table.add("Bus from a real game's piles, engine (best_odds rider): buses/s", engine_rate, "buses/s")
-    table.add("Bus from the same piles, vectorised: buses/s", vector_rate, "buses/s",
-              f"vectorised / engine = {vector_rate / engine_rate:,.0f}x")
+    table.add(
+        "Bus from the same piles, vectorised: buses/s",
+        vector_rate,
+        "buses/s",
+        f"vectorised / engine = {vector_rate / engine_rate:,.0f}x",
+    )
 
     # Exact against simulated: the Markov chain with replacement and its simulation.
     sims = []
     sim_seconds = median_time(lambda: sims.append(bus.simulate_bus(m, 5, seed=5, replacement=True)), repeat)
     off = sims[-1].off
-    table.add("Bus with replacement, simulated P(off in 40), vectorised", off.mean, "",
-              f"z = {off.z_score(bus.bus_off_chance(5, 40)):+.2f} against the exact chain; {m:,} buses take "
-              f"{sim_seconds / exact['chain']:,.1f}x the exact chain's time")
+    table.add(
+        "Bus with replacement, simulated P(off in 40), vectorised",
+        off.mean,
+        "",
+        f"z = {off.z_score(bus.bus_off_chance(5, 40)):+.2f} against the exact chain; {m:,} buses take "
+        f"{sim_seconds / exact['chain']:,.1f}x the exact chain's time",
+    )
 
 
 def bench_parallel(table: Table, repeat: int, quick: bool) -> None:
@@ -294,8 +356,12 @@ def bench_parallel(table: Table, repeat: int, quick: bool) -> None:
         pooled = []
         many = median_time(lambda: pooled.append(bus_lab.simulate(game, n, seed=1, executor=pool)), repeat)
     same = "same rows" if pooled[-1] == serial[-1] else "ROWS DIFFER"
-    table.add(f"simulate ride_the_bus ({n:,} random games), {cores} processes: games/s", n / many, "games/s",
-              f"speed-up {one / many:.2f}x on {cores} cores; {same}")
+    table.add(
+        f"simulate ride_the_bus ({n:,} random games), {cores} processes: games/s",
+        n / many,
+        "games/s",
+        f"speed-up {one / many:.2f}x on {cores} cores; {same}",
+    )
 
 
 def bench_notebooks(table: Table) -> None:
@@ -308,7 +374,9 @@ def bench_notebooks(table: Table) -> None:
             continue
         nb = nbformat.read(path, as_version=4)
         start = time.perf_counter()
-        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        NotebookClient(
+            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        ).execute()
         table.add(f"notebook {path.relative_to(ROOT / 'notebooks')}", time.perf_counter() - start, "s")
 
 
@@ -317,11 +385,17 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a first look")
     parser.add_argument("--skip-notebooks", action="store_true", help="leave out the notebook run times")
-    parser.add_argument("--only", choices=SECTIONS, action="append",
-                        help="run only this section (repeatable); the default is every section")
+    parser.add_argument(
+        "--only",
+        choices=SECTIONS,
+        action="append",
+        help="run only this section (repeatable); the default is every section",
+    )
     args = parser.parse_args()
-    print(f"bus_lab benchmarks on {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
-          f"median of {args.repeat} runs{' (quick)' if args.quick else ''}")
+    print(
+        f"bus_lab benchmarks on {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+        f"median of {args.repeat} runs{' (quick)' if args.quick else ''}"
+    )
     if hasattr(os, "getloadavg"):
         load = os.getloadavg()[0]
         busy = " (other programs are using the cores: figures will be low)" if load >= 0.5 else ""

@@ -11,6 +11,7 @@ Quick use::
 Widgets live in :mod:`bus_lab.widgets` and exact odds in :mod:`bus_lab.prob`; both are imported
 only when used, so ``import bus_lab`` stays fast.
 """
+
 from bus_lab.engine import (
     CHANCE,
     TERMINAL,
@@ -32,7 +33,20 @@ from bus_lab.simulate import simulate
 __version__ = "0.1.0"
 
 __all__ = [
-    "CHANCE", "TERMINAL", "BusLabError", "Event", "Game", "IllegalActionError",
-    "OptionNotBuiltError", "ParameterError", "Session", "State", "UnknownGameError",
-    "load_game", "registered_games", "simulate", "state_from_dict", "__version__",
+    "CHANCE",
+    "TERMINAL",
+    "BusLabError",
+    "Event",
+    "Game",
+    "IllegalActionError",
+    "OptionNotBuiltError",
+    "ParameterError",
+    "Session",
+    "State",
+    "UnknownGameError",
+    "load_game",
+    "registered_games",
+    "simulate",
+    "state_from_dict",
+    "__version__",
 ]

@@ -20,10 +20,12 @@ master seed gives the same table whether the games run in this process, in a
 Importing this module is cheap (the engine only): numpy is imported when seeds are derived
 (``numpy.random.SeedSequence``), ``concurrent.futures`` when an executor is used.
 """
+
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bus_lab.engine.core import Game, State
 from bus_lab.engine.registry import load_game
@@ -61,8 +63,9 @@ def game_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1)[0])
 
 
-def _play_chunk(game: Game, bots: Any, seed: int, indices: Sequence[int],
-                extras: Callable[[State], dict] | None) -> list[dict[str, Any]]:
+def _play_chunk(
+    game: Game, bots: Any, seed: int, indices: Sequence[int], extras: Callable[[State], dict] | None
+) -> list[dict[str, Any]]:
     """Play the games ``indices`` (module level, so process pools and clusters can pickle it)."""
     from bus_lab.engine.session import Session
 
@@ -74,8 +77,13 @@ def _play_chunk(game: Game, bots: Any, seed: int, indices: Sequence[int],
         state = session.state
         if not state.is_terminal():  # cannot happen when every seat is a bot
             raise RuntimeError(f"game {index} stopped before the end: {state}")
-        row = {"game_index": index, "seed": s, "winners": list(state.winners()), "scores": list(state.returns()),
-               "length": len(state.history())}
+        row = {
+            "game_index": index,
+            "seed": s,
+            "winners": list(state.winners()),
+            "scores": list(state.returns()),
+            "length": len(state.history()),
+        }
         if extras is not None:
             more = extras(state)
             if not isinstance(more, Mapping):
@@ -93,30 +101,43 @@ def _check_bots(game: Game, bots: Any) -> Any:
     allowed = ", ".join(repr(n) for n in sorted(named))
     if isinstance(bots, str):
         if bots not in named:
-            raise ValueError(f"bots={bots!r} is not a bot of {game.name}: use one of {allowed}, "
-                             f"or a dict {{seat: name}} covering every seat")
+            raise ValueError(
+                f"bots={bots!r} is not a bot of {game.name}: use one of {allowed}, "
+                f"or a dict {{seat: name}} covering every seat"
+            )
         return bots
     if callable(bots):
         return bots
     if isinstance(bots, Mapping):
         seats = set(range(game.num_players))
         if set(bots) != seats:
-            raise ValueError(f"bots={dict(bots)!r} must give a bot to every seat 0 to {game.num_players - 1} "
-                             f"(a simulation has no human players)")
+            raise ValueError(
+                f"bots={dict(bots)!r} must give a bot to every seat 0 to {game.num_players - 1} "
+                f"(a simulation has no human players)"
+            )
         for seat, spec in bots.items():
             if isinstance(spec, str) and spec not in named:
                 raise ValueError(f"bots[{seat}]={spec!r} is not a bot of {game.name}: use one of {allowed}")
             if not isinstance(spec, str) and not callable(spec):
                 raise ValueError(f"bots[{seat}]={spec!r}: use a bot name ({allowed}) or a policy function")
         return dict(bots)
-    raise ValueError(f"bots={bots!r}: use a bot name ({allowed}), a dict {{seat: name}} for every seat, "
-                     f"or a policy function")
+    raise ValueError(
+        f"bots={bots!r}: use a bot name ({allowed}), a dict {{seat: name}} for every seat, "
+        f"or a policy function"
+    )
 
 
-def simulate(game_or_name: Game | str, n_games: int, bots: Any = "random", seed: int = 0,
-             executor: cf.Executor | None = None, progress: bool = False,
-             extras: Callable[[State], dict] | None = None, chunk_size: int | None = None,
-             **params: Any) -> list[dict[str, Any]]:
+def simulate(
+    game_or_name: Game | str,
+    n_games: int,
+    bots: Any = "random",
+    seed: int = 0,
+    executor: cf.Executor | None = None,
+    progress: bool = False,
+    extras: Callable[[State], dict] | None = None,
+    chunk_size: int | None = None,
+    **params: Any,
+) -> list[dict[str, Any]]:
     """Play ``n_games`` seeded games to the end with bots and return one row per game.
 
     Args:
@@ -151,14 +172,17 @@ def simulate(game_or_name: Game | str, n_games: int, bots: Any = "random", seed:
     """
     if isinstance(game_or_name, Game):
         if params:
-            raise ValueError(f"parameters {sorted(params)} were given with a Game object: pass a game name "
-                             f"with parameters, or a Game already made with them")
+            raise ValueError(
+                f"parameters {sorted(params)} were given with a Game object: pass a game name "
+                f"with parameters, or a Game already made with them"
+            )
         game = game_or_name
     elif isinstance(game_or_name, str):
         game = load_game(game_or_name, **params)
     else:
-        raise ValueError(f"game_or_name={game_or_name!r}: use a Game or a registered game name such as "
-                         f"'ride_the_bus'")
+        raise ValueError(
+            f"game_or_name={game_or_name!r}: use a Game or a registered game name such as 'ride_the_bus'"
+        )
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games={n_games!r}: use a positive integer")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -167,10 +191,13 @@ def simulate(game_or_name: Game | str, n_games: int, bots: Any = "random", seed:
     if extras is not None and not callable(extras):
         raise ValueError(f"extras={extras!r}: use None or a function extras(state) -> dict")
     if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ValueError(f"executor={executor!r}: use None or a concurrent.futures.Executor (e.g. "
-                         f"ProcessPoolExecutor(), or a Dask client's get_executor())")
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
-                                   or chunk_size < 1):
+        raise ValueError(
+            f"executor={executor!r}: use None or a concurrent.futures.Executor (e.g. "
+            f"ProcessPoolExecutor(), or a Dask client's get_executor())"
+        )
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
         raise ValueError(f"chunk_size={chunk_size!r}: use None or a positive integer")
 
     from bus_lab.prob.montecarlo import progress_bar
@@ -247,14 +274,19 @@ def ride_the_bus_extras(state: State) -> dict[str, Any]:
         for label, _rule, points in ledger:
             parts[label.split(":")[0]] += points
     gauntlet = state.gauntlet
-    flips = sum(1 for e in state.events() if e.rule == "RTB-P-FLIP"
-                or (e.rule == "RTB-GT-LAYOUT" and "index" in e.data))
+    flips = sum(
+        1
+        for e in state.events()
+        if e.rule == "RTB-P-FLIP" or (e.rule == "RTB-GT-LAYOUT" and "index" in e.data)
+    )
     if gauntlet:
         got_off = bool(state.gauntlet_winners) and max(state.ride_best) >= state.target
     else:
         got_off = len(state.run) == 4 if state.bus_kind == "questions" else state.streak >= state.target
     return {
-        "part1_points": parts["Part 1"], "part2_points": parts["Part 2"], "bus_points": parts["Part 3"],
+        "part1_points": parts["Part 1"],
+        "part2_points": parts["Part 2"],
+        "bus_points": parts["Part 3"],
         "rider": state.rider,
         "rider_cards": None if gauntlet else len(state.rows[state.rider]),
         "bus_guesses": state.bus_guesses,

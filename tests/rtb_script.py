@@ -1,4 +1,5 @@
 """Playing Ride the Bus by hand in the rule tests: scripted cards, guesses and hand-overs."""
+
 from __future__ import annotations
 
 from bus_lab import load_game
@@ -34,8 +35,11 @@ def give(state, seat: int) -> None:
 
 def at_give(state) -> bool:
     """Whether the player to move must choose who takes points."""
-    return (not state.is_chance_node() and not state.is_terminal()
-            and all(a >= GIVE_BASE for a in state.legal_actions()))
+    return (
+        not state.is_chance_node()
+        and not state.is_terminal()
+        and all(a >= GIVE_BASE for a in state.legal_actions())
+    )
 
 
 def rules_since(state, start: int) -> list[str]:

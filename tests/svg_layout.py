@@ -3,6 +3,7 @@
 A text's box uses an upper bound of its width (:func:`bus_lab.games.textfit.text_px`) and the
 ascent and descent of DejaVu Sans, so a box is never smaller than what a browser draws.
 """
+
 from __future__ import annotations
 
 import html
@@ -52,6 +53,7 @@ def shape_boxes(svg: str) -> list[tuple]:
 def crowding(svg: str, pad: float = 0.5) -> list[str]:
     """Texts that overlap another text, or run across the edge of a shape they do not sit inside
     (a letter inside its token is fine, a label reaching into a token is not)."""
+
     def meets(a, b):
         return a[0] + pad < b[2] and b[0] + pad < a[2] and a[1] + pad < b[3] and b[1] + pad < a[3]
 
@@ -61,9 +63,12 @@ def crowding(svg: str, pad: float = 0.5) -> list[str]:
     texts, shapes = text_boxes(svg), shape_boxes(svg)
     problems = []
     for i, (s, *a, _size) in enumerate(texts):
-        problems += [f"{s!r} overlaps {t!r}" for t, *b, _ in texts[i + 1:] if meets(a, b)]
-        problems += [f"{s!r} at ({a[0]:.0f}, {a[1]:.0f}) runs into a {kind} at ({b[0]:.0f}, {b[1]:.0f})"
-                     for kind, *b in shapes if meets(a, b) and not inside(a, b)]
+        problems += [f"{s!r} overlaps {t!r}" for t, *b, _ in texts[i + 1 :] if meets(a, b)]
+        problems += [
+            f"{s!r} at ({a[0]:.0f}, {a[1]:.0f}) runs into a {kind} at ({b[0]:.0f}, {b[1]:.0f})"
+            for kind, *b in shapes
+            if meets(a, b) and not inside(a, b)
+        ]
     return problems
 
 
@@ -84,8 +89,15 @@ def overflow(svg: str) -> list[str]:
     def out(box) -> bool:
         return box[0] < 0 or box[1] < 0 or box[2] > right or box[3] > bottom
 
-    problems = [f"a {kind} at ({left:.0f}, {top:.0f}) reaches past the {right:.0f} × {bottom:.0f} drawing"
-                for kind, left, top, *rest in shape_boxes(svg) if out((left, top, *rest))]
-    problems += [f"{text!r} at ({box[0]:.0f}, {box[1]:.0f}) ends at ({box[2]:.0f}, {box[3]:.0f}), past the "
-                 f"{right:.0f} × {bottom:.0f} drawing" for text, *box, _size in text_boxes(svg) if out(box)]
+    problems = [
+        f"a {kind} at ({left:.0f}, {top:.0f}) reaches past the {right:.0f} × {bottom:.0f} drawing"
+        for kind, left, top, *rest in shape_boxes(svg)
+        if out((left, top, *rest))
+    ]
+    problems += [
+        f"{text!r} at ({box[0]:.0f}, {box[1]:.0f}) ends at ({box[2]:.0f}, {box[3]:.0f}), past the "
+        f"{right:.0f} × {bottom:.0f} drawing"
+        for text, *box, _size in text_boxes(svg)
+        if out(box)
+    ]
     return problems

@@ -18,11 +18,13 @@ as seat 0. In every state:
 
 The checker itself is tested on a deliberately faulty widget, so it is known to catch each fault.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from html.parser import HTMLParser
-from typing import Any, Iterator
+from typing import Any
 
 import ipywidgets as W
 import pytest
@@ -56,8 +58,9 @@ def option_variants(cls: type[GameWidget]) -> list[dict[str, Any]]:
         if param.choices is None or param.name == "players":
             continue
         playable = param.built if param.built is not None else param.choices
-        variants += [{param.name: value} for value in param.choices
-                     if value != param.default and value in playable]
+        variants += [
+            {param.name: value} for value in param.choices if value != param.default and value in playable
+        ]
     return variants
 
 
@@ -70,6 +73,7 @@ def case_id(case: tuple[type, dict]) -> str:
 
 
 # -- the checker ----------------------------------------------------------------------------------
+
 
 class _MarkupScan(HTMLParser):
     """Collects problems with SVG and <img> text descriptions in one HTML string."""
@@ -90,8 +94,10 @@ class _MarkupScan(HTMLParser):
             if self.svg_depth == 0:  # an svg inside an svg is part of the outer picture
                 self.svgs += 1
                 if a.get("role") != "img" or not a.get("aria-label", "").strip():
-                    self.problems.append(f"<svg> without role=\"img\" and an aria-label "
-                                         f"(role={a.get('role')!r}, aria-label={a.get('aria-label')!r})")
+                    self.problems.append(
+                        f'<svg> without role="img" and an aria-label '
+                        f"(role={a.get('role')!r}, aria-label={a.get('aria-label')!r})"
+                    )
             self.svg_depth += 1
         elif tag == "img" and not a.get("alt", "").strip():
             self.problems.append(f"<img> without alt text (src={a.get('src', '')[:40]!r})")
@@ -155,14 +161,18 @@ def accessibility_problems(root: W.Widget) -> list[str]:
                 problems.append(f"{kind} {label!r} without a tooltip")
         elif isinstance(widget, W.Play):
             if not hidden:
-                problems.append(f"a visible Play control ({widget.description!r}): its buttons are icons "
-                                "with no accessible name; drive a hidden Play from a labelled ToggleButton")
+                problems.append(
+                    f"a visible Play control ({widget.description!r}): its buttons are icons "
+                    "with no accessible name; drive a hidden Play from a labelled ToggleButton"
+                )
         elif isinstance(widget, (W.IntSlider, W.FloatSlider, W.SelectionSlider)) and not hidden:
             # ipywidgets does not link a slider's label to its handle: a screen reader announces it
             # unnamed. Only the timeline may be one, since Back and Forward (named buttons) do its job.
             if widget.description != "Timeline":
-                problems.append(f"a slider ({widget.description!r}) has no spoken name: use a number box "
-                                "or a dropdown, whose label ipywidgets links")
+                problems.append(
+                    f"a slider ({widget.description!r}) has no spoken name: use a number box "
+                    "or a dropdown, whose label ipywidgets links"
+                )
         elif isinstance(widget, (W.HTML, W.HTMLMath, W.Label)):
             scan = scan_markup(widget.value or "")
             problems += [f"{kind}: {p}" for p in scan.problems]
@@ -175,7 +185,7 @@ def accessibility_problems(root: W.Widget) -> list[str]:
 def status_problems(w: GameWidget) -> list[str]:
     scan = scan_markup(w.status.value or "")
     if not scan.status_seen:
-        return ["the status line has no role=\"status\" element"]
+        return ['the status line has no role="status" element']
     if len(" ".join(scan.status_text).split()) < 2:
         return [f"the status line says nothing in words: {w.status.value!r}"]
     return []
@@ -202,13 +212,13 @@ def check(w: GameWidget, where: str, found: dict[str, list[str]]) -> None:
 def first_visible_move(w: GameWidget) -> W.Button | None:
     """The first enabled, visible button among the human's move controls."""
     for widget, hidden in walk(w.widget):
-        if (isinstance(widget, W.Button) and not hidden and not widget.disabled
-                and widget in w.action_buttons):
+        if isinstance(widget, W.Button) and not hidden and not widget.disabled and widget in w.action_buttons:
             return widget
     return None
 
 
 # -- the tests ---------------------------------------------------------------------------------
+
 
 def test_every_game_has_a_widget_class_under_test():
     """Each registered game has its widget here, so a new game cannot slip past these checks."""
@@ -216,7 +226,8 @@ def test_every_game_has_a_widget_class_under_test():
 
     tested = {cls(humans=(), seed=0).session.game.name for cls in game_widget_classes()}
     assert set(bus_lab.registered_games()) <= tested, (
-        f"games without an exported widget class: {set(bus_lab.registered_games()) - tested}")
+        f"games without an exported widget class: {set(bus_lab.registered_games()) - tested}"
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
@@ -261,36 +272,41 @@ def test_widget_is_accessible_in_every_state(case):
     assert "Result:" in bots.scores.value  # the end really was reached and shown
 
     assert not found, "accessibility problems:\n" + "\n".join(
-        f"  {where}: {'; '.join(problems)}" for where, problems in found.items())
+        f"  {where}: {'; '.join(problems)}" for where, problems in found.items()
+    )
 
 
 def test_the_checker_catches_each_fault():
     """A widget with one of each fault: the checker names them all (so the tests above can fail)."""
-    faulty = W.VBox([
-        W.Button(description="", tooltip="does something"),
-        W.Button(description="Go", tooltip=""),
-        W.Button(description="", tooltip="", layout=W.Layout(display="none")),  # hidden: not counted
-        W.HTML("<svg width='10' height='10'><rect width='10' height='10'/></svg>"),
-        W.HTML("<svg role='img' aria-label=''><svg role='img' aria-label='inner'></svg></svg>"),
-        W.HTML("<div><img src='chart.png'></div><img src='ok.png' alt='A bar chart of points per seat'>"),
-        W.Play(description="Auto-play", tooltip="Play the game"),
-        W.Play(description="", tooltip="", layout=W.Layout(display="none")),  # hidden: not counted
-        W.Dropdown(options=["a", "b"]),
-        W.IntSlider(description="Players", tooltip="How many play"),
-        W.HTML("<svg role='img' aria-label='A table with four seats'><svg></svg></svg>"),  # fine
-    ])
+    faulty = W.VBox(
+        [
+            W.Button(description="", tooltip="does something"),
+            W.Button(description="Go", tooltip=""),
+            W.Button(description="", tooltip="", layout=W.Layout(display="none")),  # hidden: not counted
+            W.HTML("<svg width='10' height='10'><rect width='10' height='10'/></svg>"),
+            W.HTML("<svg role='img' aria-label=''><svg role='img' aria-label='inner'></svg></svg>"),
+            W.HTML("<div><img src='chart.png'></div><img src='ok.png' alt='A bar chart of points per seat'>"),
+            W.Play(description="Auto-play", tooltip="Play the game"),
+            W.Play(description="", tooltip="", layout=W.Layout(display="none")),  # hidden: not counted
+            W.Dropdown(options=["a", "b"]),
+            W.IntSlider(description="Players", tooltip="How many play"),
+            W.HTML("<svg role='img' aria-label='A table with four seats'><svg></svg></svg>"),  # fine
+        ]
+    )
     problems = accessibility_problems(faulty)
-    assert sorted(problems) == sorted([
-        "Button without a text label (tooltip='does something')",
-        "Button 'Go' without a tooltip",
-        "HTML: <svg> without role=\"img\" and an aria-label (role=None, aria-label=None)",
-        "HTML: <svg> without role=\"img\" and an aria-label (role='img', aria-label='')",
-        "HTML: <img> without alt text (src='chart.png')",
-        "a visible Play control ('Auto-play'): its buttons are icons with no accessible name; drive a "
-        "hidden Play from a labelled ToggleButton",
-        "Dropdown (value 'a') without a label or a tooltip",
-        "a slider ('Players') has no spoken name: use a number box or a dropdown, whose label ipywidgets links",
-    ])
+    assert sorted(problems) == sorted(
+        [
+            "Button without a text label (tooltip='does something')",
+            "Button 'Go' without a tooltip",
+            'HTML: <svg> without role="img" and an aria-label (role=None, aria-label=None)',
+            "HTML: <svg> without role=\"img\" and an aria-label (role='img', aria-label='')",
+            "HTML: <img> without alt text (src='chart.png')",
+            "a visible Play control ('Auto-play'): its buttons are icons with no accessible name; drive a "
+            "hidden Play from a labelled ToggleButton",
+            "Dropdown (value 'a') without a label or a tooltip",
+            "a slider ('Players') has no spoken name: use a number box or a dropdown, whose label ipywidgets links",
+        ]
+    )
     assert scan_markup("<div role='status'><b>Seat 0 guessed red.</b></div>").status_text
     assert not scan_markup("<div>no status here</div>").status_seen
 
@@ -304,16 +320,16 @@ def test_auto_play_is_a_labelled_toggle_that_drives_the_hidden_play_timer():
     assert w.play.layout.display == "none" and w.autoplay.layout.display != "none"
     assert (w.autoplay.description, w.autoplay.icon) == ("Auto-play", "play")
     assert "500 ms" in w.autoplay.tooltip
-    w.autoplay.value = True                      # what a click (or Enter) on the toggle sends
+    w.autoplay.value = True  # what a click (or Enter) on the toggle sends
     assert w.play.playing
     assert (w.autoplay.description, w.autoplay.icon) == ("Pause", "pause")
     assert "Pause" in w.autoplay.tooltip
     ticks = 0
-    while w.play.playing:                        # the browser's timer ticks the hidden Play
+    while w.play.playing:  # the browser's timer ticks the hidden Play
         w.play.value += 1
         ticks += 1
         assert ticks < 100
-    assert w.session.waiting_for_human()         # stopped by itself: seat 2 must choose
+    assert w.session.waiting_for_human()  # stopped by itself: seat 2 must choose
     assert not w.autoplay.value and w.autoplay.description == "Auto-play" and w.autoplay.disabled
     # A press that reaches the kernel after the stop (the page still showed "Pause") is refused in
     # words; the toggle does not stay on "Pause" with no timer behind it.
@@ -322,12 +338,12 @@ def test_auto_play_is_a_labelled_toggle_that_drives_the_hidden_play_timer():
     assert (w.autoplay.value, w.play.playing, w.autoplay.description) == (False, False, "Auto-play")
     assert "auto-play stopped" in w.error.value and "must choose a move" in w.error.value
     assert w.session.position == position
-    w.action_buttons[0].click()                  # the human moves; bots may go on again
+    w.action_buttons[0].click()  # the human moves; bots may go on again
     assert not w.autoplay.disabled
     w.autoplay.value = True
-    w.autoplay.value = False                     # Pause
+    w.autoplay.value = False  # Pause
     assert not w.play.playing and w.autoplay.description == "Auto-play"
-    w.play.playing = True                        # the timer itself started or stopped: the toggle follows
+    w.play.playing = True  # the timer itself started or stopped: the toggle follows
     assert w.autoplay.value and w.autoplay.description == "Pause"
     w.play.playing = False
     assert not w.autoplay.value and w.autoplay.description == "Auto-play"
@@ -364,7 +380,7 @@ def test_the_status_line_says_in_words_what_the_last_step_did(cls):
         said = " ".join(" ".join(scan.status_text).split())
         first = new[0]
         assert f"Last step: {' '.join(first.text.split())} [{first.rule}]" in said, (said, first)
-    w.back_button.click()                     # going back tells the step before, from the timeline
+    w.back_button.click()  # going back tells the step before, from the timeline
     state = w.session.state
     previous = w.session.state_at(w.session.position - 1)
     expected = state.events()[len(previous.events())]
@@ -380,10 +396,10 @@ def test_classroom_polish_of_the_controls():
 
     assert format_odds(Fraction(0)) == "0 (impossible)" and format_odds(Fraction(1)) == "1 (certain)"
     assert format_odds(Fraction(28, 51)) == "28/51 (54.9%)"
-    assert format_odds(Fraction(1, 16)) == "1/16 (6.3%)"          # 6.25: a half rounds up
+    assert format_odds(Fraction(1, 16)) == "1/16 (6.3%)"  # 6.25: a half rounds up
     w = RideTheBusWidget(players=2, humans=(0,), seed=4)
     assert w.session.waiting_for_human() and w.step_button.disabled
-    w.action_buttons[0].click()                   # seat 0 answers; a card is to be dealt
+    w.action_buttons[0].click()  # seat 0 answers; a card is to be dealt
     assert not w.session.waiting_for_human() and not w.step_button.disabled
     controls = next(c for c in w.widget.children if isinstance(c, W.HBox) and w.reset_button in c.children)
     order = list(controls.children)
@@ -404,15 +420,16 @@ def test_view_as_says_when_a_seat_sees_the_whole_table():
     w = RideTheBusWidget(players=3, humans=(), seed=2)
     w.viewer.value = 1
     assert "Seat 1 sees the whole table" in w.viewer_note.value
-    w.viewer.value = w.viewer.options[0][1]          # the spectator: no note
+    w.viewer.value = w.viewer.options[0][1]  # the spectator: no note
     assert w.viewer_note.value == ""
+
     def hidden_from_seat_0(state) -> list[str]:
         seat, spectator = state.view(0), state.view(None)
         return [key for key in spectator if key != "viewer" and seat.get(key) != spectator[key]]
 
     b = BusstopWidget(players=3, humans=(), seed=2)
     b.viewer.value = 0
-    assert "Seat 0 sees the whole table" in b.viewer_note.value     # nothing hidden at the start
+    assert "Seat 0 sees the whole table" in b.viewer_note.value  # nothing hidden at the start
     for _ in range(40):
         b.step_button.click()
         if hidden_from_seat_0(b.session.state):
@@ -429,16 +446,16 @@ def test_keyboard_focus_goes_where_the_next_press_belongs(cls, monkeypatch):
     focused: list[W.Widget] = []
     monkeypatch.setattr(W.DOMWidget, "focus", lambda self: focused.append(self))
     w = cls(humans=(0,), seed=1)
-    w.session.run_to_end()                       # to seat 0's first move
+    w.session.run_to_end()  # to seat 0's first move
     w.refresh()
     assert w.session.waiting_for_human()
     for _ in range(3):
         control = w.focus_next_control()
         assert control in w.move_controls() and not control.disabled
         focused.clear()
-        control.click()                          # the move (or a first selection, in BUS)
+        control.click()  # the move (or a first selection, in BUS)
         if w.session.waiting_for_human() and focused == []:
-            continue                             # a selection: nothing moved yet
+            continue  # a selection: nothing moved yet
         assert focused, "no focus after a move"
         target = focused[-1]
         assert not target.disabled and target.layout.display != "none"
@@ -455,7 +472,7 @@ def test_keyboard_focus_goes_where_the_next_press_belongs(cls, monkeypatch):
 
 def _luminance(hex_colour: str) -> float:
     """WCAG 2 relative luminance of ``#rrggbb``."""
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 

@@ -10,6 +10,7 @@
   must pass nbval in a kernel of that environment (the test tools stay outside it).
 * The README's Binder badges open notebooks that exist, in JupyterLab and in Voilà.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,9 +35,21 @@ KERNEL_NAME = "bus-lab-binder"
 
 pytestmark = pytest.mark.binder
 #: Not copied into the rebuilt repository (local environments and build leftovers).
-COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "venv", ".tox", "test-artifacts", "__pycache__",
-                                     "*.egg-info", "build", "dist", ".ipynb_checkpoints", ".hypothesis",
-                                     ".pytest_cache", "*.pyc")
+COPY_IGNORE = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "venv",
+    ".tox",
+    "test-artifacts",
+    "__pycache__",
+    "*.egg-info",
+    "build",
+    "dist",
+    ".ipynb_checkpoints",
+    ".hypothesis",
+    ".pytest_cache",
+    "*.pyc",
+)
 
 
 def runtime_version() -> tuple[int, int]:
@@ -54,8 +67,11 @@ def binder_python() -> str:
     found = shutil.which(f"python{major}.{minor}")
     if found:
         return found
-    warnings.warn(f"Binder uses Python {major}.{minor}, not found here: rebuilding with Python "
-                  f"{sys.version_info[0]}.{sys.version_info[1]} instead")
+    warnings.warn(
+        f"Binder uses Python {major}.{minor}, not found here: rebuilding with Python "
+        f"{sys.version_info[0]}.{sys.version_info[1]} instead",
+        stacklevel=2,
+    )
     return sys.executable
 
 
@@ -64,9 +80,11 @@ def run(cmd: list[str | Path], **kwargs) -> subprocess.CompletedProcess:
     cmd = [str(c) for c in cmd]
     result = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, **kwargs)
     if result.returncode != 0:
-        pytest.fail(f"command failed (exit {result.returncode}): {' '.join(cmd)}\n"
-                    f"--- stdout ---\n{result.stdout[-6000:]}\n--- stderr ---\n{result.stderr[-6000:]}",
-                    pytrace=False)
+        pytest.fail(
+            f"command failed (exit {result.returncode}): {' '.join(cmd)}\n"
+            f"--- stdout ---\n{result.stdout[-6000:]}\n--- stderr ---\n{result.stderr[-6000:]}",
+            pytrace=False,
+        )
     return result
 
 
@@ -79,31 +97,51 @@ def plain(result: subprocess.CompletedProcess) -> str:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "JUPYTER_PATH", "JUPYTER_CONFIG_DIR",
-                        "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_PATH", "PIP_REQUIRE_VIRTUALENV")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in (
+            "PYTHONPATH",
+            "PYTHONHOME",
+            "VIRTUAL_ENV",
+            "JUPYTER_PATH",
+            "JUPYTER_CONFIG_DIR",
+            "JUPYTER_DATA_DIR",
+            "JUPYTER_CONFIG_PATH",
+            "PIP_REQUIRE_VIRTUALENV",
+        )
+    }
     env.update(extra)
     return env
 
 
 # -- repo2docker ----------------------------------------------------------------------------------
 
+
 def test_repo2docker_reads_the_binder_folder():
     exe = Path(sys.executable).parent / ("repo2docker.exe" if IS_WINDOWS else "repo2docker")
-    assert exe.is_file(), ("repo2docker is missing from the test environment: install the test pins "
-                           "(python3 tasks.py test does) — it comes from the jupyter-repo2docker package")
+    assert exe.is_file(), (
+        "repo2docker is missing from the test environment: install the test pins "
+        "(python3 tasks.py test does) — it comes from the jupyter-repo2docker package"
+    )
     result = run([exe, "--no-build", "--debug", ROOT], cwd=ROOT, env=clean_env(), timeout=300)
     out = plain(result)
     major, minor = runtime_version()
     assert f"python={major}.{minor}" in out, "repo2docker did not pick up binder/runtime.txt"
-    assert re.search(r'pip install [^\n]*-r "?binder/requirements\.txt', out), \
+    assert re.search(r'pip install [^\n]*-r "?binder/requirements\.txt', out), (
         "repo2docker does not install binder/requirements.txt"
-    assert re.search(r"^RUN \./binder/postBuild$", out, flags=re.M), "repo2docker does not run binder/postBuild"
-    assert "requirements/lab.txt" not in out and "pyproject.toml" not in out, \
+    )
+    assert re.search(r"^RUN \./binder/postBuild$", out, flags=re.M), (
+        "repo2docker does not run binder/postBuild"
+    )
+    assert "requirements/lab.txt" not in out and "pyproject.toml" not in out, (
         "repo2docker reads files outside binder/"
+    )
 
 
 # -- the README badges ----------------------------------------------------------------------------
+
 
 def binder_links() -> dict[str, str]:
     """urlpath of every mybinder.org launch link in the README."""
@@ -121,10 +159,13 @@ def test_readme_badges_open_the_start_notebook_and_the_voila_app():
     assert f"voila/render/{FLAGSHIP}" in links, f"no Voilà-on-Binder badge at {FLAGSHIP}: {sorted(links)}"
     for urlpath in links:
         notebook = urlpath.split("/", 2)[-1] if urlpath.startswith(("lab/tree/", "voila/render/")) else None
-        assert notebook and (ROOT / notebook).is_file(), f"README Binder link to a missing notebook: {urlpath}"
+        assert notebook and (ROOT / notebook).is_file(), (
+            f"README Binder link to a missing notebook: {urlpath}"
+        )
 
 
 # -- the rebuilt Binder environment ------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def binder_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
@@ -138,11 +179,27 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     python = bindir / ("python.exe" if IS_WINDOWS else "python")
     env = clean_env(PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}", VIRTUAL_ENV=str(venv))
     # pip's cache is used on purpose: the wheels are the pinned ones, downloaded once.
-    run([python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet",
-         "-r", repo / "binder" / "requirements.txt"], cwd=repo, env=env, timeout=900)
+    run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--no-input",
+            "--quiet",
+            "-r",
+            repo / "binder" / "requirements.txt",
+        ],
+        cwd=repo,
+        env=env,
+        timeout=900,
+    )
     if IS_WINDOWS:
-        pytest.fail("binder/postBuild is a bash script: rebuild the Binder environment on Linux or macOS",
-                    pytrace=False)
+        pytest.fail(
+            "binder/postBuild is a bash script: rebuild the Binder environment on Linux or macOS",
+            pytrace=False,
+        )
     run([repo / "binder" / "postBuild"], cwd=repo, env=env, timeout=600)
     return {"repo": repo, "venv": venv, "bin": bindir, "python": python, "env": env, "base": base}
 
@@ -150,18 +207,28 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_binder_environment_holds_what_the_lessons_need(binder_env):
     python, env, bindir = binder_env["python"], binder_env["env"], binder_env["bin"]
     elsewhere = binder_env["base"]  # not the repository, so `import bus_lab` finds the installed one
-    code = ("import bus_lab, ipywidgets, sys, json; from bus_lab.widgets import GameWidget; "
-            "print(json.dumps([bus_lab.__file__, sys.prefix, bus_lab.registered_games(), "
-            "ipywidgets.__version__]))")
+    code = (
+        "import bus_lab, ipywidgets, sys, json; from bus_lab.widgets import GameWidget; "
+        "print(json.dumps([bus_lab.__file__, sys.prefix, bus_lab.registered_games(), "
+        "ipywidgets.__version__]))"
+    )
     where, prefix, games, ipywidgets_version = json.loads(
-        run([python, "-c", code], cwd=elsewhere, env=env, timeout=120).stdout)
-    assert Path(where).resolve().is_relative_to(Path(prefix).resolve()), \
+        run([python, "-c", code], cwd=elsewhere, env=env, timeout=120).stdout
+    )
+    assert Path(where).resolve().is_relative_to(Path(prefix).resolve()), (
         f"bus_lab is not installed into the Binder environment: {where}"
-    assert games == json.loads(run([sys.executable, "-c", "import bus_lab, json; "
-                                    "print(json.dumps(bus_lab.registered_games()))"],
-                                   timeout=120).stdout), "the installed bus_lab is missing games"
-    pinned = dict(line.split("==") for line in (BINDER / "requirements.txt").read_text().splitlines()
-                  if "==" in line and not line.startswith("#"))
+    )
+    assert games == json.loads(
+        run(
+            [sys.executable, "-c", "import bus_lab, json; print(json.dumps(bus_lab.registered_games()))"],
+            timeout=120,
+        ).stdout
+    ), "the installed bus_lab is missing games"
+    pinned = dict(
+        line.split("==")
+        for line in (BINDER / "requirements.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    )
     assert ipywidgets_version == pinned["ipywidgets"]
 
     run([python, "-m", "pip", "check"], cwd=elsewhere, env=env, timeout=120)
@@ -184,17 +251,46 @@ def test_every_notebook_passes_nbval_in_the_binder_environment(binder_env):
     kernels = binder_env["base"] / "jupyter-path"
     spec = kernels / "kernels" / KERNEL_NAME
     spec.mkdir(parents=True, exist_ok=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "Binder environment", "language": "python"}), encoding="utf-8")
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "Binder environment",
+                "language": "python",
+            }
+        ),
+        encoding="utf-8",
+    )
     notebooks = sorted(p.relative_to(repo).as_posix() for p in (repo / "notebooks").rglob("*.ipynb"))
     assert notebooks, "no notebooks to run"
     env = clean_env(JUPYTER_PATH=str(kernels), JUPYTER_DATA_DIR=str(binder_env["base"] / "jupyter-data"))
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "addopts=",
-         "--nbval-lax", f"--nbval-kernel-name={KERNEL_NAME}", "--nbval-cell-timeout=120", *notebooks],
-        cwd=repo, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=1200)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-o",
+            "addopts=",
+            "--nbval-lax",
+            f"--nbval-kernel-name={KERNEL_NAME}",
+            "--nbval-cell-timeout=120",
+            *notebooks,
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=1200,
+    )
     summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
-    assert result.returncode == 0, (f"nbval in the Binder environment failed ({summary}):\n"
-                                    f"{result.stdout[-8000:]}\n{result.stderr[-3000:]}")
+    assert result.returncode == 0, (
+        f"nbval in the Binder environment failed ({summary}):\n"
+        f"{result.stdout[-8000:]}\n{result.stderr[-3000:]}"
+    )
     assert re.search(r"\d+ passed", summary) and "failed" not in summary, summary

@@ -4,6 +4,7 @@ The greedy bot is checked on positions whose best move is worked out by hand fro
 figures; whole games check that every card stays somewhere, that the winners follow BAS-WIN's
 tie-break, and that seeded bot games end at every table size with both options.
 """
+
 from __future__ import annotations
 
 import random
@@ -11,12 +12,11 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from test_bus_and_stop_rules import all_cards, board, eleven_claimed, full_deck, labels, play, unhappy_board
 
 from bus_lab import Session
 from bus_lab.games.bus_and_stop import BusAndStopGame, default_sheet_data
 from bus_lab.games.bus_and_stop.policies import best_claim_now, claim_potential, greedy_policy
-
-from test_bus_and_stop_rules import all_cards, board, eleven_claimed, full_deck, labels, play, unhappy_board
 
 
 def greedy(state) -> str:
@@ -48,15 +48,19 @@ def test_greedy_picks_up_toward_its_best_claim():
     state = board(stop=("YB", "GT", "BM", "PS", "RE"), buses={0: ["GB", "GB", "GB"]})  # one colour: no claim
     assert [lab for lab in labels(state) if lab.startswith("drop")] == []
     assert greedy(state) == "pick up yellow"
-    assert claim_potential(state, state.bus[0]) == Fraction(6 * 3, 4)  # 3 of the 4 businessmen the office needs
+    assert claim_potential(state, state.bus[0]) == Fraction(
+        6 * 3, 4
+    )  # 3 of the 4 businessmen the office needs
 
 
 def test_greedy_skedaddles_only_when_its_claim_survives():
     """BAS-SKEDADDLE: seat 1, with businessmen of four colours, can claim the multicoloured card for 4
     colours (9 points); skedaddling any of them costs a colour, so it declines. With a second red
     businessman it skedaddles that one (still four colours)."""
-    for bus1, expected in ((["YB", "GB", "BB", "RB"], "no skedaddle"),
-                           (["YB", "GB", "BB", "RB", "RB"], "skedaddle red businessman")):
+    for bus1, expected in (
+        (["YB", "GB", "BB", "RB"], "no skedaddle"),
+        (["YB", "GB", "BB", "RB", "RB"], "skedaddle red businessman"),
+    ):
         state = board(buses={0: ["PB", "PB", "PB", "PB"], 1: bus1})
         play(state, "drop 4 at office")
         assert state.node == "skedaddle" and state.current_player() == 1
@@ -75,8 +79,13 @@ def test_greedy_discards_one_unhappy_passenger_then_stops():
 
 def test_greedy_passes_a_final_turn_with_nothing_to_gain():
     """BAS-END-FINAL: in the final round the greedy bot passes rather than fill an empty bus."""
-    state = board(players=2, buses={0: ["YT", "GT"]}, given=eleven_claimed(), final_round="full_turn",
-                  stop=("YB", "GT", "BM", "PS", "RE"))
+    state = board(
+        players=2,
+        buses={0: ["YT", "GT"]},
+        given=eleven_claimed(),
+        final_round="full_turn",
+        stop=("YB", "GT", "BM", "PS", "RE"),
+    )
     play(state, "drop 2 at tennis court")
     assert state.current_player() == 1 and "pick up red" in labels(state)
     assert greedy(state) == "pick up red"  # a lone senior: +1, no passenger in the bus
@@ -98,8 +107,12 @@ def test_greedy_beats_random():
     assert wins["greedy"] >= 28, wins
 
 
-CONFIGS = [dict(players=n, final_round=f, leftover_penalty=p)
-           for n in (2, 3, 4) for f in ("drop_off", "full_turn") for p in (False, True)]
+CONFIGS = [
+    dict(players=n, final_round=f, leftover_penalty=p)
+    for n in (2, 3, 4)
+    for f in ("drop_off", "full_turn")
+    for p in (False, True)
+]
 
 
 @pytest.mark.parametrize("params", CONFIGS, ids=lambda p: "-".join(str(v) for v in p.values()))
@@ -107,7 +120,11 @@ def test_seeded_bot_games_end_with_cards_conserved_and_the_tie_break(params):
     """BAS-END-TRIGGER, BAS-END-FINAL, BAS-WIN: seeded games of random and greedy bots end; every card
     is somewhere at the end; the winners are the best totals narrowed by seniors + skedaddled."""
     game = BusAndStopGame(**params)
-    for seed, bot in ((0, "random"), (1, "greedy"), (2, {s: ("greedy", "random")[s % 2] for s in range(params["players"])})):
+    for seed, bot in (
+        (0, "random"),
+        (1, "greedy"),
+        (2, {s: ("greedy", "random")[s % 2] for s in range(params["players"])}),
+    ):
         session = Session(game, seed=seed, bots=bot)
         session.run_to_end()
         state = session.state
@@ -118,7 +135,9 @@ def test_seeded_bot_games_end_with_cards_conserved_and_the_tie_break(params):
         best = max(scores)
         tied = [s for s, p in enumerate(scores) if p == best]
         most = max(len(state.seniors[s]) + len(state.skedaddled[s]) for s in tied)
-        assert state.winners() == [s for s in tied if len(state.seniors[s]) + len(state.skedaddled[s]) == most]
+        assert state.winners() == [
+            s for s in tied if len(state.seniors[s]) + len(state.skedaddled[s]) == most
+        ]
         for seat in range(params["players"]):
             by_source = state.score_by_source(seat)
             assert sum(by_source.values()) == scores[seat]
@@ -170,7 +189,11 @@ def test_game_summary_for_tournaments():
     assert [sum(src.values()) for src in summary["sources"]] == state.returns()
     assert all(set(src) == set(SOURCES) for src in summary["sources"])
     assert summary["claims"] == [len(c) for c in state.claimed]
-    assert summary["turns"] == sum(1 for e in state.events() if e.rule == "BAS-TURN" or (
-        e.rule == "BAS-END-FINAL" and "seat" in e.data and not e.text.endswith("passes the final turn.")))
+    assert summary["turns"] == sum(
+        1
+        for e in state.events()
+        if e.rule == "BAS-TURN"
+        or (e.rule == "BAS-END-FINAL" and "seat" in e.data and not e.text.endswith("passes the final turn."))
+    )
     reason = state.trigger["reason"]
     assert summary["trigger"] == ("deck" if "refilled" in reason else "destinations")

@@ -1,6 +1,7 @@
 """Exact Bus & Stop chances (``bus_lab.games.bus_and_stop.odds``) against independent counts:
 binomial formulas written out by hand, brute-force enumeration of every hand on small sheets, the
 engine's own chance tree expanded exactly, and seeded engine games."""
+
 from __future__ import annotations
 
 import random
@@ -10,15 +11,17 @@ from itertools import combinations
 from math import comb
 
 import pytest
+from test_bus_and_stop_rules import board, play
 
 from bus_lab.engine.policies import sample_chance
 from bus_lab.games.bus_and_stop import BusAndStopGame, load_sheet
 from bus_lab.games.bus_and_stop.odds import (
-    claim_chances, first_refill_reshuffle_chance, refill_reshuffle_chance, same_colour_chance,
+    claim_chances,
+    first_refill_reshuffle_chance,
+    refill_reshuffle_chance,
+    same_colour_chance,
     stop_colour_distribution,
 )
-
-from test_bus_and_stop_rules import board, play
 
 
 def test_BAS_SETUP_SAMECOLOUR_chance_of_a_one_colour_stop_by_hand():
@@ -39,15 +42,17 @@ def test_BAS_SETUP_SAMECOLOUR_stop_distribution_with_the_reshuffles():
     dist = stop_colour_distribution()
     assert sum(dist.values()) == 1 and len(dist) == comb(5 + 4, 4)
     p = Fraction(5 * comb(15, 5), comb(75, 5))
-    all_one = Fraction(15 ** 5, comb(75, 5))
-    assert dist[(1, 1, 1, 1, 1)] == all_one * (1 - p ** 101) / (1 - p)
-    assert dist[(5, 0, 0, 0, 0)] == Fraction(comb(15, 5), comb(75, 5)) * p ** 100
+    all_one = Fraction(15**5, comb(75, 5))
+    assert dist[(1, 1, 1, 1, 1)] == all_one * (1 - p**101) / (1 - p)
+    assert dist[(5, 0, 0, 0, 0)] == Fraction(comb(15, 5), comb(75, 5)) * p**100
 
 
 def test_BAS_REFILL_SAMECOLOUR_refill_chance_by_hand():
     """BAS-REFILL-SAMECOLOUR: three greens left, deck 15/12/15/15/15 minus the two yellows picked:
     both refills must be green: C(12, 2) / C(70, 2)."""
-    assert refill_reshuffle_chance([0, 3, 0, 0, 0], [13, 12, 15, 15, 15]) == Fraction(comb(12, 2), comb(70, 2))
+    assert refill_reshuffle_chance([0, 3, 0, 0, 0], [13, 12, 15, 15, 15]) == Fraction(
+        comb(12, 2), comb(70, 2)
+    )
     assert refill_reshuffle_chance([0, 2, 1, 0, 0], [13, 12, 15, 15, 15]) == 0  # two colours left
     assert refill_reshuffle_chance([0, 0, 0, 0, 0], [1, 1, 1, 1, 1]) == 0  # the deck cannot refill
     assert refill_reshuffle_chance([0, 0, 0, 0, 0], [5, 5, 0, 0, 0]) == Fraction(2, comb(10, 5))
@@ -73,24 +78,36 @@ def test_BAS_REFILL_SAMECOLOUR_matches_the_engine_chance_tree():
     """BAS-REFILL-SAMECOLOUR: the formula agrees with the engine's chance nodes, expanded exactly."""
     state = board(stop=("YB", "YM", "GT", "GB", "GM"))
     play(state, "pick up yellow")
-    deck_colours = [sum(state.deck[c * 5:(c + 1) * 5]) for c in range(5)]
+    deck_colours = [sum(state.deck[c * 5 : (c + 1) * 5]) for c in range(5)]
     assert deck_colours == [13, 12, 15, 15, 15]
     assert expand_refill(state) == refill_reshuffle_chance([0, 3, 0, 0, 0], deck_colours)
     state = board(stop=("YB", "YM", "YT", "GB", "GE"))
     play(state, "pick up green")  # three yellows left; three refills needed
-    assert expand_refill(state) == Fraction(comb(15 - 3, 2), comb(70, 2)) == \
-        refill_reshuffle_chance([3, 0, 0, 0, 0], [12, 13, 15, 15, 15])
+    assert (
+        expand_refill(state)
+        == Fraction(comb(15 - 3, 2), comb(70, 2))
+        == refill_reshuffle_chance([3, 0, 0, 0, 0], [12, 13, 15, 15, 15])
+    )
 
 
 def small_sheet(per_kind: int = 2, colours: int = 3) -> dict:
     names = ["yellow", "green", "blue", "purple", "red"][:colours]
     return {
         "colours": [{"name": n, "code": n[0].upper()} for n in names],
-        "types": [{"name": "businessman", "code": "B"}, {"name": "tennis player", "code": "T"},
-                  {"name": "mother", "code": "M"}, {"name": "senior", "code": "E", "senior": True}],
+        "types": [
+            {"name": "businessman", "code": "B"},
+            {"name": "tennis player", "code": "T"},
+            {"name": "mother", "code": "M"},
+            {"name": "senior", "code": "E", "senior": True},
+        ],
         "deck": {"businessman": per_kind, "tennis player": per_kind, "mother": per_kind, "senior": 1},
         "stacks": [
-            {"name": "office", "kind": "type", "type": "businessman", "cards": [{"counts": [3, 4], "points": [3, 5]}] * 3},
+            {
+                "name": "office",
+                "kind": "type",
+                "type": "businessman",
+                "cards": [{"counts": [3, 4], "points": [3, 5]}] * 3,
+            },
             {"name": "park", "kind": "type", "type": "mother", "cards": [{"counts": [2], "points": [2]}] * 3},
             {"name": "multicoloured", "kind": "multicoloured", "cards": [{"counts": [3], "points": [4]}] * 2},
         ],
@@ -108,8 +125,11 @@ def test_BAS_DROP_TYPE_and_BAS_DROP_MULTI_claim_chances_by_brute_force():
         tally = Counter()
         for hand in combinations(cards, n):
             types = Counter(t for _, t, _ in hand)
-            ok = {"office": types["B"] >= 3, "park": types["M"] >= 2,
-                  "multicoloured": len({c for c, _, _ in hand}) >= 3}
+            ok = {
+                "office": types["B"] >= 3,
+                "park": types["M"] >= 2,
+                "multicoloured": len({c for c, _, _ in hand}) >= 3,
+            }
             ok["any"] = any(ok.values())
             tally.update(k for k, v in ok.items() if v)
         hands = comb(18, n)
@@ -143,7 +163,14 @@ def test_first_refill_reshuffle_chance_matches_seeded_engine_games():
         "colours": [{"name": "yellow", "code": "Y"}, {"name": "green", "code": "G"}],
         "types": [{"name": "businessman", "code": "B"}, {"name": "senior", "code": "E", "senior": True}],
         "deck": {"businessman": 5, "senior": 1},
-        "stacks": [{"name": "office", "kind": "type", "type": "businessman", "cards": [{"counts": [9], "points": [1]}] * 7}],
+        "stacks": [
+            {
+                "name": "office",
+                "kind": "type",
+                "type": "businessman",
+                "cards": [{"counts": [9], "points": [1]}] * 7,
+            }
+        ],
     }
     game = BusAndStopGame(players=2, sheet=data)
     exact = first_refill_reshuffle_chance(game.sheet)

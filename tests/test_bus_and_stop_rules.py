@@ -6,6 +6,7 @@ the deck straight into a bus or handing destination cards to a seat (``board(...
 every card somewhere). Expected values are worked out by hand from the rule catalogue's figures
 (written out below), not read back from the engine.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,17 @@ import pytest
 
 from bus_lab import IllegalActionError, ParameterError, Session
 from bus_lab.games.bus_and_stop import (
-    CHOOSE_BASE, NO_SKEDADDLE, BusAndStopGame, PASS, PICK_BASE, SKEDADDLE_BASE, UNHAPPY_DONE, ComponentSheetError,
-    default_sheet_data, drop_action, load_sheet,
+    CHOOSE_BASE,
+    NO_SKEDADDLE,
+    PASS,
+    PICK_BASE,
+    SKEDADDLE_BASE,
+    UNHAPPY_DONE,
+    BusAndStopGame,
+    ComponentSheetError,
+    default_sheet_data,
+    drop_action,
+    load_sheet,
 )
 
 # -- the placeholder figures, written out from the catalogue (BAS-COMP-*) ------------------------
@@ -131,8 +141,14 @@ def tiny_sheet(cards_per_colour: int = 3) -> dict:
         "colours": [{"name": "yellow", "code": "Y"}, {"name": "green", "code": "G"}],
         "types": [{"name": "businessman", "code": "B"}, {"name": "senior", "code": "E", "senior": True}],
         "deck": {"businessman": cards_per_colour, "senior": 1},
-        "stacks": [{"name": "office", "kind": "type", "type": "businessman",
-                    "cards": [{"counts": [1], "points": [1]}] * 7}],
+        "stacks": [
+            {
+                "name": "office",
+                "kind": "type",
+                "type": "businessman",
+                "cards": [{"counts": [1], "points": [1]}] * 7,
+            }
+        ],
     }
 
 
@@ -161,9 +177,17 @@ def test_BAS_COMP_DESTINATIONS_four_of_each_kind_and_two_multicoloured():
     assert {s.name: len(s.cards) for s in sheet.stacks} == STACK_SIZES
     assert sheet.destination_count() == 18
     assert new_state().destinations_left() == 18
-    kinds = {s.name: (s.kind, None if s.type_index is None else sheet.types[s.type_index].name) for s in sheet.stacks}
-    assert kinds == {"office": ("type", "businessman"), "park": ("type", "mother"), "school": ("type", "student"),
-                     "tennis court": ("type", "tennis player"), "multicoloured": ("multicoloured", None)}
+    kinds = {
+        s.name: (s.kind, None if s.type_index is None else sheet.types[s.type_index].name)
+        for s in sheet.stacks
+    }
+    assert kinds == {
+        "office": ("type", "businessman"),
+        "park": ("type", "mother"),
+        "school": ("type", "student"),
+        "tennis court": ("type", "tennis player"),
+        "multicoloured": ("multicoloured", None),
+    }
 
 
 def test_BAS_COMP_SIDES_counts_and_points_per_card():
@@ -172,7 +196,9 @@ def test_BAS_COMP_SIDES_counts_and_points_per_card():
     sheet = load_sheet()
     for stack in sheet.stacks:
         counts, _ = BEST[stack.name]
-        got = sorted(([list(c.counts), list(c.points)] for c in stack.cards), key=lambda x: x[1], reverse=True)
+        got = sorted(
+            ([list(c.counts), list(c.points)] for c in stack.cards), key=lambda x: x[1], reverse=True
+        )
         want = [[counts, card_points(stack.name, k)] for k in range(1, STACK_SIZES[stack.name] + 1)]
         assert got == want, stack.name
     office = sheet.stacks[STACK_INDEX["office"]].cards[0]
@@ -184,15 +210,28 @@ def test_BAS_COMP_SIDES_counts_and_points_per_card():
 
 BAD_SHEETS = [
     (lambda d: d["stacks"][1]["cards"][2].update(points=[1, 2, 3]), r"stacks\[1\]\.cards\[2\]\.points"),
-    (lambda d: d["stacks"][0]["cards"][0].update(counts=[5, 4, 6, 7]), r"stacks\[0\]\.cards\[0\]\.counts must increase"),
-    (lambda d: d["stacks"][0]["cards"][0].update(counts=[4, 5, 6, 11]), r"stacks\[0\]\.cards\[0\]\.counts.*BAS-PICK-LIMIT"),
-    (lambda d: d["stacks"][4]["cards"][0].update(counts=[2, 6]), r"stacks\[4\]\.cards\[0\]\.counts.*5 colours"),
+    (
+        lambda d: d["stacks"][0]["cards"][0].update(counts=[5, 4, 6, 7]),
+        r"stacks\[0\]\.cards\[0\]\.counts must increase",
+    ),
+    (
+        lambda d: d["stacks"][0]["cards"][0].update(counts=[4, 5, 6, 11]),
+        r"stacks\[0\]\.cards\[0\]\.counts.*BAS-PICK-LIMIT",
+    ),
+    (
+        lambda d: d["stacks"][4]["cards"][0].update(counts=[2, 6]),
+        r"stacks\[4\]\.cards\[0\]\.counts.*5 colours",
+    ),
     (lambda d: d["stacks"][0].update(type="pilot"), r"stacks\[0\]\.type must be a passenger type"),
     (lambda d: d["stacks"][0].update(type="senior"), r"stacks\[0\]\.type.*BAS-SENIOR"),
     (lambda d: d["stacks"][0].update(kind="colour"), r"stacks\[0\]\.kind"),
     (lambda d: d["stacks"][2].update(name="Office"), r"stacks\[2\]\.name 'Office' is used twice"),
-    (lambda d: d.__setitem__("stacks", d["stacks"][:1] + [dict(d["stacks"][4], cards=d["stacks"][4]["cards"][:1])]),
-     r"stacks hold 5 destination cards.*BAS-END-TRIGGER"),
+    (
+        lambda d: d.__setitem__(
+            "stacks", d["stacks"][:1] + [dict(d["stacks"][4], cards=d["stacks"][4]["cards"][:1])]
+        ),
+        r"stacks hold 5 destination cards.*BAS-END-TRIGGER",
+    ),
     (lambda d: d["deck"].pop("mother"), r"deck\['mother'\] is missing"),
     (lambda d: d["deck"].update(senior=-1), r"deck\['senior'\]\['yellow'\] must be a whole number"),
     (lambda d: d["deck"].update(senior={"yellow": 2}), r"deck\['senior'\]\['green'\] is missing"),
@@ -251,10 +290,13 @@ def test_BAS_COMP_SIDES_a_teachers_sheet_from_a_file_or_a_dict(tmp_path):
 
 def test_parameters_are_checked():
     """BAS-END-FINAL, BAS-SCORE-EMPTY options and the 2-4 players: bad values name what is allowed."""
-    for bad, message in [(dict(players=5), "players=5 is out of range"), (dict(players=1), "players=1"),
-                         (dict(final_round="none"), "final_round='none' is not allowed"),
-                         (dict(leftover_penalty=1), "leftover_penalty=1 is not allowed"),
-                         (dict(sheet=3), "sheet=3")]:
+    for bad, message in [
+        (dict(players=5), "players=5 is out of range"),
+        (dict(players=1), "players=1"),
+        (dict(final_round="none"), "final_round='none' is not allowed"),
+        (dict(leftover_penalty=1), "leftover_penalty=1 is not allowed"),
+        (dict(sheet=3), "sheet=3"),
+    ]:
         with pytest.raises(ParameterError, match=message):
             BusAndStopGame(**bad)
     game = BusAndStopGame(players=2, final_round="full_turn", leftover_penalty=True)
@@ -357,8 +399,15 @@ def test_BAS_SETUP_FIRST_seat_zero_starts_then_seat_order():
 def test_BAS_TURN_pick_up_or_drop_off_and_no_pass():
     """BAS-TURN: the legal moves are pick-ups and drop-offs; passing is not one of them."""
     state = board(buses={0: ["YT", "GT"]})
-    assert labels(state) == ["pick up yellow", "pick up green", "pick up blue", "pick up purple", "pick up red",
-                             "drop 2 at tennis court", "drop 2 at multicoloured"]
+    assert labels(state) == [
+        "pick up yellow",
+        "pick up green",
+        "pick up blue",
+        "pick up purple",
+        "pick up red",
+        "drop 2 at tennis court",
+        "drop 2 at multicoloured",
+    ]
     assert state.why_illegal(PASS) == "passing is allowed only in the final round (BAS-TURN, BAS-END-FINAL)"
     assert state.events()[-1].rule == "BAS-TURN"
 
@@ -379,10 +428,16 @@ def test_BAS_PICK_LIMIT_a_colour_that_would_overflow_cannot_be_picked():
     nine = ["PB", "PB", "PB", "PB", "PT", "PT", "PT", "RS", "RS"]
     state = board(stop=("YB", "YM", "GT", "BE", "BE"), buses={0: nine})
     assert state.bus_size(0) == 9
-    assert labels(state)[:3] == ["pick up green", "pick up blue", "drop 4 at office"]  # not yellow: 9 + 2 > 10
+    assert labels(state)[:3] == [
+        "pick up green",
+        "pick up blue",
+        "drop 4 at office",
+    ]  # not yellow: 9 + 2 > 10
     reason = state.why_illegal(PICK_BASE + 0)  # yellow
-    assert reason == ("yellow would put 2 passengers in Seat 0's bus, which has 9 of 10 seats taken: all of them "
-                      "must fit (BAS-PICK-LIMIT)")
+    assert reason == (
+        "yellow would put 2 passengers in Seat 0's bus, which has 9 of 10 seats taken: all of them "
+        "must fit (BAS-PICK-LIMIT)"
+    )
     with pytest.raises(IllegalActionError, match="BAS-PICK-LIMIT"):
         state.apply_action(PICK_BASE + 0)
     assert state.why_illegal(PICK_BASE + 4) == "there is no red passenger at the bus stop (BAS-PICK-ALL)"
@@ -403,8 +458,9 @@ def test_BAS_SENIOR_seniors_sit_beside_the_bus_for_a_point():
     play(state, "pick up green")
     assert state.bus_size(0) == 1 and [state.sheet.code(k) for k in state.seniors[0]] == ["GE", "GE"]
     assert state.returns() == [2, 0]
-    assert state.score_breakdown(0) == [{"label": "seniors beside the bus", "rule": "BAS-SCORE-SENIOR",
-                                         "points": 2, "times": 2}]
+    assert state.score_breakdown(0) == [
+        {"label": "seniors beside the bus", "rule": "BAS-SCORE-SENIOR", "points": 2, "times": 2}
+    ]
     assert sum(e.rule == "BAS-SENIOR" for e in state.events()) == 2
 
 
@@ -453,7 +509,7 @@ def test_BAS_REFILL_empty_deck_leaves_the_stop_short():
     assert state.view(0)["stop"] == ["GB", "GE"] and sum(state.deck) == 0
     rules = [e.rule for e in state.events()]
     at = rules.index("BAS-END-TRIGGER")
-    assert rules[at - 2:at + 2] == ["BAS-REFILL", "BAS-REFILL", "BAS-END-TRIGGER", "BAS-END-FINAL"]
+    assert rules[at - 2 : at + 2] == ["BAS-REFILL", "BAS-REFILL", "BAS-END-TRIGGER", "BAS-END-FINAL"]
     assert state.trigger == {"seat": 1, "reason": "the bus stop cannot be refilled to 5"}
     assert "stays short with 2 cards" in [e.text for e in state.events() if e.rule == "BAS-REFILL"][-1]
 
@@ -477,11 +533,25 @@ def test_BAS_DROP_TOP_counts_listed_on_the_top_card():
     """BAS-DROP-TOP: only counts the top card lists; only with enough passengers."""
     state = board(buses={0: ["YB", "GB", "BB", "PB", "PB", "RM"]})
     drops = [lab for lab in labels(state) if lab.startswith("drop")]
-    assert drops == ["drop 4 at office", "drop 5 at office", "drop 2 at multicoloured",
-                     "drop 3 at multicoloured", "drop 4 at multicoloured", "drop 5 at multicoloured"]
-    assert state.why_illegal(drop_action(0, 3)) == "the top office card accepts 4/5/6/7 passengers, not 3 (BAS-DROP-TOP)"
-    assert state.why_illegal(drop_action(0, 6)) == "Seat 0 has 5 businessman passengers, fewer than 6 (BAS-DROP-TYPE)"
-    assert state.why_illegal(drop_action(1, 3)) == "Seat 0 has 1 mother passenger, fewer than 3 (BAS-DROP-TYPE)"
+    assert drops == [
+        "drop 4 at office",
+        "drop 5 at office",
+        "drop 2 at multicoloured",
+        "drop 3 at multicoloured",
+        "drop 4 at multicoloured",
+        "drop 5 at multicoloured",
+    ]
+    assert (
+        state.why_illegal(drop_action(0, 3))
+        == "the top office card accepts 4/5/6/7 passengers, not 3 (BAS-DROP-TOP)"
+    )
+    assert (
+        state.why_illegal(drop_action(0, 6))
+        == "Seat 0 has 5 businessman passengers, fewer than 6 (BAS-DROP-TYPE)"
+    )
+    assert (
+        state.why_illegal(drop_action(1, 3)) == "Seat 0 has 1 mother passenger, fewer than 3 (BAS-DROP-TYPE)"
+    )
 
 
 def test_BAS_DROP_TYPE_any_colours_of_the_type_and_keep_the_rest():
@@ -489,8 +559,12 @@ def test_BAS_DROP_TYPE_any_colours_of_the_type_and_keep_the_rest():
     state = board(buses={0: ["YB", "YB", "GB", "BB", "PB", "RM"], 1: ["RB"]})
     play(state, "drop 4 at office")
     assert state.node == "choose"
-    assert labels(state) == ["choose yellow businessman", "choose green businessman", "choose blue businessman",
-                             "choose purple businessman"]
+    assert labels(state) == [
+        "choose yellow businessman",
+        "choose green businessman",
+        "choose blue businessman",
+        "choose purple businessman",
+    ]
     with pytest.raises(IllegalActionError, match=r"takes businessman passengers only \(BAS-DROP-TYPE\)"):
         state.apply_action(CHOOSE_BASE + kind(state, "RM"))
     play(state, "choose yellow businessman", "choose yellow businessman", "choose purple businessman")
@@ -506,7 +580,9 @@ def test_BAS_DROP_TYPE_forced_choices_are_made_for_you():
     """BAS-DROP-TYPE: with exactly k passengers of the type there is nothing to choose."""
     state = board(buses={0: ["YS", "GS", "RM"]})
     play(state, "drop 2 at school")
-    assert state.node == "turn" and state.current_player() == 1  # no skedaddle possible: seat 1's bus is empty
+    assert (
+        state.node == "turn" and state.current_player() == 1
+    )  # no skedaddle possible: seat 1's bus is empty
     assert state.view(None)["buses"][0]["claimed"] == [{"stack": "school", "count": 2, "points": 2}]
     assert [e.data.get("forced") for e in state.events() if e.rule == "BAS-DROP-TYPE"] == [True, True]
 
@@ -516,7 +592,8 @@ def test_BAS_DROP_MULTI_colours_must_be_pairwise_different():
     state = board(buses={0: ["YB", "YM", "GT", "BM"]})
     assert "drop 4 at multicoloured" not in labels(state)  # 3 colours only
     assert state.why_illegal(drop_action(4, 4)) == (
-        "Seat 0's bus has passengers of 3 colours: 4 pairwise different colours are needed (BAS-DROP-MULTI)")
+        "Seat 0's bus has passengers of 3 colours: 4 pairwise different colours are needed (BAS-DROP-MULTI)"
+    )
     play(state, "drop 3 at multicoloured", "choose yellow mother")
     # the yellow businessman is no longer allowed; the green and blue ones are forced
     assert state.node == "turn"
@@ -529,11 +606,17 @@ def test_BAS_DROP_MULTI_a_second_card_of_a_colour_is_refused():
     """BAS-DROP-MULTI: choosing a colour already chosen is illegal, with the reason."""
     state = board(buses={0: ["YB", "YM", "GT", "GM", "BM", "BT"]})
     play(state, "drop 2 at multicoloured", "choose yellow businessman")
-    assert labels(state) == ["choose green tennis player", "choose green mother", "choose blue tennis player",
-                             "choose blue mother"]
+    assert labels(state) == [
+        "choose green tennis player",
+        "choose green mother",
+        "choose blue tennis player",
+        "choose blue mother",
+    ]
     with pytest.raises(IllegalActionError, match=r"pairwise different \(BAS-DROP-MULTI\)"):
         state.apply_action(CHOOSE_BASE + kind(state, "YM"))
-    assert state.why_illegal(CHOOSE_BASE + kind(state, "YM")).startswith("a yellow passenger is already chosen")
+    assert state.why_illegal(CHOOSE_BASE + kind(state, "YM")).startswith(
+        "a yellow passenger is already chosen"
+    )
 
 
 def test_BAS_DROP_CLAIM_you_choose_the_count_and_it_fixes_the_points():
@@ -571,11 +654,18 @@ def test_BAS_SKEDADDLE_offered_to_every_other_seat_once_in_seat_order():
             assert labels(state) == ["skedaddle red businessman", "no skedaddle"]
             play(state, "skedaddle red businessman")
         else:
-            assert labels(state) == ["skedaddle green businessman", "skedaddle red businessman", "no skedaddle"]
+            assert labels(state) == [
+                "skedaddle green businessman",
+                "skedaddle red businessman",
+                "no skedaddle",
+            ]
             play(state, "no skedaddle")
     assert asked == [2, 0]
-    offers = [(e.data["seat"], e.data.get("offered", True)) for e in events_since(state, start, "BAS-SKEDADDLE")
-              if "skedaddled" not in e.data]
+    offers = [
+        (e.data["seat"], e.data.get("offered", True))
+        for e in events_since(state, start, "BAS-SKEDADDLE")
+        if "skedaddled" not in e.data
+    ]
     assert offers == [(2, True), (3, False), (0, True)]
     assert state.skedaddled == [[], [], [kind(state, "RB")], []]
     assert state.returns() == [0, 6, 1, 0] and state.current_player() == 2  # then seat 2's own turn
@@ -588,7 +678,8 @@ def test_BAS_SKEDADDLE_multicoloured_matches_a_colour_just_dropped():
     assert state.current_player() == 1 and state.node == "skedaddle"
     assert labels(state) == ["skedaddle green tennis player", "no skedaddle"]  # blue, purple: not dropped
     assert state.why_illegal(SKEDADDLE_BASE + kind(state, "BS")) == (
-        "a blue student does not match this drop-off (BAS-SKEDADDLE)")
+        "a blue student does not match this drop-off (BAS-SKEDADDLE)"
+    )
     assert state.why_illegal(SKEDADDLE_BASE + kind(state, "GM")) == "Seat 1 has no green mother in the bus"
 
 
@@ -624,8 +715,12 @@ def test_BAS_UNHAPPY_neither_move_possible_forces_a_discard():
     assert state.returns()[0] == points_before - 2 and state.bus_size(0) == 8
     assert state.current_player() == 1 and state.node == "turn"
     assert state.view(None)["buses"][0]["unhappy"] == ["YB", "GM"]
-    assert {"label": "unhappy passengers", "rule": "BAS-SCORE-UNHAPPY", "points": -2, "times": 2} \
-        in state.score_breakdown(0)
+    assert {
+        "label": "unhappy passengers",
+        "rule": "BAS-SCORE-UNHAPPY",
+        "points": -2,
+        "times": 2,
+    } in state.score_breakdown(0)
 
 
 def test_BAS_UNHAPPY_discarding_everything_ends_the_turn():
@@ -670,15 +765,23 @@ def test_BAS_END_TRIGGER_not_before_six():
 def test_BAS_END_FINAL_one_drop_off_each_from_the_next_seat_to_the_trigger():
     """BAS-END-FINAL: after seat 0 triggers, seats 1, 2, then 0 may each drop off once or pass; no
     pick-up; a seat with no legal drop-off passes by itself; skedaddling still applies."""
-    state = board(players=3, buses={0: ["YT", "GT", "YS", "GS"], 1: ["BM", "PM", "RM"], 2: ["PB"]},
-                  given=eleven_claimed(2))
+    state = board(
+        players=3,
+        buses={0: ["YT", "GT", "YS", "GS"], 1: ["BM", "PM", "RM"], 2: ["PB"]},
+        given=eleven_claimed(2),
+    )
     play(state, "drop 2 at tennis court")  # 6 destination cards left: the trigger
     assert state.phase == "final" and state.final_order == [1, 2, 0]
     assert state.current_player() == 1
     assert labels(state) == ["drop 2 at multicoloured", "drop 3 at multicoloured", "pass"]
-    assert state.why_illegal(PICK_BASE + 0) == "the final round allows one drop-off or a pass, no pick-up (BAS-END-FINAL)"
+    assert (
+        state.why_illegal(PICK_BASE + 0)
+        == "the final round allows one drop-off or a pass, no pick-up (BAS-END-FINAL)"
+    )
     play(state, "drop 3 at multicoloured")  # forced: the blue, purple and red mothers
-    assert state.node == "skedaddle" and state.current_player() == 2  # purple was dropped: its businessman may go
+    assert (
+        state.node == "skedaddle" and state.current_player() == 2
+    )  # purple was dropped: its businessman may go
     play(state, "skedaddle purple businessman")
     # seat 0 is passed over for the skedaddle (no blue, purple or red passenger); seat 2's bus is
     # now empty, so its final turn passes by itself; last comes seat 0, the trigger player
@@ -688,13 +791,21 @@ def test_BAS_END_FINAL_one_drop_off_each_from_the_next_seat_to_the_trigger():
     assert not any(e.rule == "BAS-UNHAPPY" for e in state.events())
     play(state, "pass")
     assert state.is_terminal()
-    assert [e.data["seat"] for e in state.events() if e.rule == "BAS-END-FINAL" and e.data.get("passed")] == [2, 0]
+    assert [e.data["seat"] for e in state.events() if e.rule == "BAS-END-FINAL" and e.data.get("passed")] == [
+        2,
+        0,
+    ]
 
 
 def test_BAS_END_FINAL_full_turn_allows_a_pick_up():
     """BAS-END-FINAL option final_round="full_turn": a whole final turn, pick-ups included."""
-    state = board(players=2, buses={0: ["YT", "GT"]}, given=eleven_claimed(), final_round="full_turn",
-                  stop=("YB", "GT", "BM", "PS", "RE"))
+    state = board(
+        players=2,
+        buses={0: ["YT", "GT"]},
+        given=eleven_claimed(),
+        final_round="full_turn",
+        stop=("YB", "GT", "BM", "PS", "RE"),
+    )
     play(state, "drop 2 at tennis court")
     assert state.phase == "final" and state.current_player() == 1
     assert "pick up red" in labels(state) and "pass" in labels(state)
@@ -715,8 +826,11 @@ def test_BAS_SCORE_DEST_SENIOR_UNHAPPY_EMPTY_and_WIN_at_the_end():
     state.deck[kind(state, "PS")] -= 1
     play(state, "drop 2 at tennis court")  # seat 0: 1 point (4th tennis card: max(1, 2-3))
     assert state.is_terminal()  # seat 1 has no drop-off, seat 0's bus is empty: both pass by themselves
-    seat1_dest = sum(card_points("park", k)[0] for k in range(1, 5)) + sum(
-        card_points("school", k)[0] for k in range(1, 5)) + sum(card_points("tennis court", k)[0] for k in range(1, 4))
+    seat1_dest = (
+        sum(card_points("park", k)[0] for k in range(1, 5))
+        + sum(card_points("school", k)[0] for k in range(1, 5))
+        + sum(card_points("tennis court", k)[0] for k in range(1, 4))
+    )
     assert seat1_dest == (4 + 3 + 2 + 1) + (2 + 1 + 1 + 1) + (2 + 1 + 1)
     seat0 = card_points("tennis court", 4)[0] - 1 + 3  # destination, one unhappy, empty bus
     seat1 = seat1_dest + 1  # one senior; one passenger left in the bus costs nothing by default
@@ -727,7 +841,8 @@ def test_BAS_SCORE_DEST_SENIOR_UNHAPPY_EMPTY_and_WIN_at_the_end():
     assert state.score_breakdown(0) == [
         {"label": "tennis court card, 2 passengers", "rule": "BAS-SCORE-DEST", "points": 1, "times": 1},
         {"label": "unhappy passengers", "rule": "BAS-SCORE-UNHAPPY", "points": -1, "times": 1},
-        {"label": "empty bus bonus", "rule": "BAS-SCORE-EMPTY", "points": 3, "times": 1}]
+        {"label": "empty bus bonus", "rule": "BAS-SCORE-EMPTY", "points": 3, "times": 1},
+    ]
 
 
 def test_BAS_SCORE_EMPTY_bonus_only_at_the_end_and_the_leftover_penalty():
@@ -735,15 +850,23 @@ def test_BAS_SCORE_EMPTY_bonus_only_at_the_end_and_the_leftover_penalty():
     fresh = board(players=2)
     assert fresh.returns() == [0, 0] and fresh.score_breakdown(1) == []  # empty buses mid-game: no bonus yet
     for penalty, expected in ((False, [1 + 3, 0]), (True, [1 + 3, -2])):
-        state = board(players=2, buses={0: ["YT", "GT"], 1: ["RM", "RB"]}, given=eleven_claimed(seat=0),
-                      leftover_penalty=penalty)
+        state = board(
+            players=2,
+            buses={0: ["YT", "GT"], 1: ["RM", "RB"]},
+            given=eleven_claimed(seat=0),
+            leftover_penalty=penalty,
+        )
         before = state.returns()
         play(state, "drop 2 at tennis court")  # the 4th tennis card: 1 point; the trigger
         assert state.is_terminal()  # seat 1 cannot drop off (one colour, two businessmen short)
         assert [r - b for r, b in zip(state.returns(), before)] == expected
         if penalty:
-            assert {"label": "passengers left in the bus", "rule": "BAS-SCORE-EMPTY", "points": -2,
-                    "times": 2} in state.score_breakdown(1)
+            assert {
+                "label": "passengers left in the bus",
+                "rule": "BAS-SCORE-EMPTY",
+                "points": -2,
+                "times": 2,
+            } in state.score_breakdown(1)
 
 
 def test_BAS_WIN_tie_goes_to_seniors_plus_skedaddled_then_shared():
@@ -754,13 +877,19 @@ def test_BAS_WIN_tie_goes_to_seniors_plus_skedaddled_then_shared():
     Seat 1 holds park (2nd card) 3 + office (2nd card) 5 + four school cards (count 2)
     2 + 1 + 1 + 1 = 13, +3 empty bus = 16.
     """
-    given = [(0, "park", 3), (1, "park", 3), (0, "office", 4), (1, "office", 4)] + [(1, "school", 2)] * 4 + [
-        (0, "tennis court", 2)] * 3
+    given = (
+        [(0, "park", 3), (1, "park", 3), (0, "office", 4), (1, "office", 4)]
+        + [(1, "school", 2)] * 4
+        + [(0, "tennis court", 2)] * 3
+    )
 
     def finish(seniors1=(), skedaddled0=(), unhappy0=()):
         state = board(players=2, buses={0: ["YT", "GT"]}, given=given)
-        for pile, seat, codes in ((state.seniors, 1, seniors1), (state.skedaddled, 0, skedaddled0),
-                                  (state.unhappy, 0, unhappy0)):
+        for pile, seat, codes in (
+            (state.seniors, 1, seniors1),
+            (state.skedaddled, 0, skedaddled0),
+            (state.unhappy, 0, unhappy0),
+        ):
             for code in codes:
                 state.deck[kind(state, code)] -= 1
                 pile[seat].append(kind(state, code))

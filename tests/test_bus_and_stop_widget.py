@@ -3,6 +3,7 @@
 Positions that would take many moves to reach are arranged by moving cards from the deck into a
 bus of the session's current state (every card stays somewhere), then redrawing.
 """
+
 from __future__ import annotations
 
 import html
@@ -11,10 +12,10 @@ import re
 
 import ipywidgets
 import pytest
+from widget_helpers import shown_points, visible, widget_count
 
 from bus_lab import ParameterError
 from bus_lab.widgets import BusAndStopWidget
-from widget_helpers import shown_points, visible, widget_count
 
 STOP = ["YB", "GT", "BM", "PS", "RB"]
 
@@ -106,13 +107,20 @@ def test_drop_off_chooser_destination_count_then_cards():
     assert list(dests) == [0, 4]  # office and multicoloured
     assert dests[0] == "office: 4/5/6/7 → 6/10/14/20 points"
     w.drop_destination.value = 0
-    assert [label for label, _ in w.drop_count.options] == ["4 passengers → 6 points", "5 passengers → 10 points"]
+    assert [label for label, _ in w.drop_count.options] == [
+        "4 passengers → 6 points",
+        "5 passengers → 10 points",
+    ]
     w.drop_count.value = 4
     w.drop_button.click()
     assert "choose which passengers" in w.error.value
     labels = [b.description for b in visible(w)]
-    assert labels == ["drop YB (yellow businessman)", "drop GB (green businessman)", "drop BB (blue businessman)",
-                      "drop PB (purple businessman)"]
+    assert labels == [
+        "drop YB (yellow businessman)",
+        "drop GB (green businessman)",
+        "drop BB (blue businessman)",
+        "drop PB (purple businessman)",
+    ]
     assert all("BAS-DROP-TYPE" in b.tooltip for b in visible(w))
     for _ in range(4):
         visible(w)[0].click()
@@ -138,8 +146,11 @@ def test_skedaddle_prompt_for_a_human_when_a_bot_drops_off():
     while not w.session.waiting_for_human():
         w.step_button.click()
     assert w.session.state.node == "skedaddle"
-    assert [b.description for b in visible(w)] == ["skedaddle YB (yellow businessman)",
-                                                   "skedaddle RB (red businessman)", "no skedaddle"]
+    assert [b.description for b in visible(w)] == [
+        "skedaddle YB (yellow businessman)",
+        "skedaddle RB (red businessman)",
+        "no skedaddle",
+    ]
     assert "you may skedaddle" in html.unescape(w.status.value)
     visible(w)[1].click()
     assert w.session.state.returns()[1] == 1 and w.session.state.current_player() == 1
@@ -199,7 +210,13 @@ def test_colour_is_never_the_only_cue():
     assert "Bus stop: yellow businessman, green tennis player" in html.unescape(board)
     for letter in ("B", "T", "M", "S"):
         assert re.search(f'fill="#(000|fff)" font-family="sans-serif">{letter}</text>', board), letter
-    assert [b.description.split(" ")[0] for b in pick_buttons(w)] == ["yellow", "green", "blue", "purple", "red"]
+    assert [b.description.split(" ")[0] for b in pick_buttons(w)] == [
+        "yellow",
+        "green",
+        "blue",
+        "purple",
+        "red",
+    ]
     assert all(b.tooltip for b in pick_buttons(w)) and w.drop_button.tooltip
 
 
@@ -234,15 +251,18 @@ def test_state_draws_itself_as_html_and_text():
         w.step_button.click()
     state = w.session.state
     page = state._repr_html_()
-    assert page.startswith("<div class='bus-lab-bas'><svg") and html.escape(state.status(), quote=False) in page
+    assert (
+        page.startswith("<div class='bus-lab-bas'><svg") and html.escape(state.status(), quote=False) in page
+    )
     text = str(state)
     assert text.splitlines()[1].startswith("Stop: " + " ".join(state.view()["stop"]))
     assert all(f"Seat {s}:" in text for s in range(3)) and "office" in text
 
 
 # -- readable on a classroom projector: text size, width, nothing overlapping --------------------
-from bus_lab.games.bus_and_stop.render import table_svg  # noqa: E402
 from svg_layout import attributes, crowding, smallest_text_on_screen  # noqa: E402
+
+from bus_lab.games.bus_and_stop.render import table_svg  # noqa: E402
 
 
 def crowded_view() -> dict:
@@ -259,9 +279,20 @@ def crowded_view() -> dict:
     bus["seniors"] = ["YE", "YE", "GE", "GE", "BE", "BE", "PE", "PE", "RE", "RE"]
     bus["skedaddled"] = ["YB", "GT", "BM", "PS", "RB"] * 3
     bus["unhappy"] = ["YB", "GT", "BM", "PS", "RB", "YM", "GS"]
-    bus["claimed"] = [{"stack": s, "count": c, "points": p} for s, c, p in [
-        ("multicoloured", 5, 12), ("tennis court", 6, 14), ("office", 7, 20), ("park", 3, 4), ("school", 2, 1),
-        ("office", 4, 6), ("multicoloured", 2, 1), ("park", 6, 16), ("school", 5, 11)]]
+    bus["claimed"] = [
+        {"stack": s, "count": c, "points": p}
+        for s, c, p in [
+            ("multicoloured", 5, 12),
+            ("tennis court", 6, 14),
+            ("office", 7, 20),
+            ("park", 3, 4),
+            ("school", 2, 1),
+            ("office", 4, 6),
+            ("multicoloured", 2, 1),
+            ("park", 6, 16),
+            ("school", 5, 11),
+        ]
+    ]
     bus["points"], bus["tie_break"] = -123, 10
     view["buses"][1]["claimed"] = bus["claimed"][:4]
     view["buses"][2]["seniors"] = ["RE"] * 11
@@ -281,9 +312,11 @@ def test_the_board_text_is_classroom_size_and_the_board_is_not_shrunk():
         w = BusAndStopWidget(players=players, humans=(), seed=players)
         for step in range(300):
             if step % 10 == 0 or w.session.state.is_terminal():
-                svg = w.board.value[w.board.value.index("<svg"):]
+                svg = w.board.value[w.board.value.index("<svg") :]
                 head = attributes(re.search(r"<svg [^>]*>", svg).group(0))
-                assert float(head["width"]) <= 900 and head["viewBox"] == f"0 0 {head['width']} {head['height']}"
+                assert (
+                    float(head["width"]) <= 900 and head["viewBox"] == f"0 0 {head['width']} {head['height']}"
+                )
                 assert "max-width:100%" in head["style"] and "height:auto" in head["style"]
                 assert smallest_text_on_screen(svg) >= 11, (players, step)
             if w.session.state.is_terminal():
@@ -300,7 +333,7 @@ def test_no_text_on_the_board_overlaps_other_text_or_shapes():
         w = BusAndStopWidget(players=players, humans=(), seed=seed)
         while not w.session.state.is_terminal():
             w.step_button.click()
-            svg = w.board.value[w.board.value.index("<svg"):]
+            svg = w.board.value[w.board.value.index("<svg") :]
             assert crowding(svg) == [], (players, w.session.state.turns)
     svg = table_svg(crowded_view())
     assert crowding(svg) == []

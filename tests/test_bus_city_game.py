@@ -5,6 +5,7 @@ outcomes), saving, and the greedy router against random play.
 The generic invariant suite (``test_invariants.py``) covers the protocol over the registered game;
 these tests build the game class directly (``BusCityGame``).
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,14 @@ from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.state import END_AT, MASK_SPAN, MOVE_BASE
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "shared" / "rules" / "bus_city.md"
-OPTIONS = [{"players": 2}, {"players": 3}, {"players": 2, "challenging": True}, {"players": 3, "challenging": True},
-           {"players": 2, "empty_speed": 5}, {"players": 3, "challenging": True, "empty_speed": 5}]
+OPTIONS = [
+    {"players": 2},
+    {"players": 3},
+    {"players": 2, "challenging": True},
+    {"players": 3, "challenging": True},
+    {"players": 2, "empty_speed": 5},
+    {"players": 3, "challenging": True, "empty_speed": 5},
+]
 
 
 def catalogue_ids() -> set[str]:
@@ -32,12 +39,25 @@ def catalogue_ids() -> set[str]:
 
 def test_parameters_are_checked():
     """BUS-SETUP: 2 or 3 players; the options take only their listed values."""
-    for bad in ({"players": 1}, {"players": 4}, {"challenging": "yes"}, {"empty_speed": 3}, {"max_rounds": 0},
-                {"max_rounds": 101}, {"colour": "red"}):
+    for bad in (
+        {"players": 1},
+        {"players": 4},
+        {"challenging": "yes"},
+        {"empty_speed": 3},
+        {"max_rounds": 0},
+        {"max_rounds": 101},
+        {"colour": "red"},
+    ):
         with pytest.raises(ParameterError):
             BusCityGame(**bad)
     game = BusCityGame(players=3, challenging=True, empty_speed=5, max_rounds=10)
-    assert game.params == {"players": 3, "challenging": True, "empty_speed": 5, "max_rounds": 10, "sheet": None}
+    assert game.params == {
+        "players": 3,
+        "challenging": True,
+        "empty_speed": 5,
+        "max_rounds": 10,
+        "sheet": None,
+    }
     assert hash(BusCityGame(sheet=default_sheet_dict())) == hash(BusCityGame(sheet=default_sheet_dict()))
 
 
@@ -104,7 +124,9 @@ def test_cards_conserved_and_moves_are_distinct_outcomes(params):
                     assert there in G.SUCCESSORS[here]
                 trial = state.clone()
                 trial.apply_action(action)
-                dropped = {e.data["colour"] for e in trial.events()[len(state.events()):] if e.rule == "BUS-DROPOFF"}
+                dropped = {
+                    e.data["colour"] for e in trial.events()[len(state.events()) :] if e.rule == "BUS-DROPOFF"
+                }
                 assert dropped == set(state.colours_of(mask))
 
 
@@ -157,7 +179,9 @@ def test_greedy_beats_random_in_points_per_turn():
     game = BusCityGame(players=2)
     wins = 0
     for seed in range(12):
-        session = Session(game, seed=seed, bots={0: "greedy", 1: "random"} if seed % 2 else {0: "random", 1: "greedy"})
+        session = Session(
+            game, seed=seed, bots={0: "greedy", 1: "random"} if seed % 2 else {0: "random", 1: "greedy"}
+        )
         session.run_to_end()
         greedy = 0 if seed % 2 else 1
         wins += greedy in session.state.winners()

@@ -5,14 +5,15 @@ option combination at 2 and 3 players and both ends of ``max_rounds``. It checks
 among the best totals when a game breaks ties itself; this file checks the tie-break exactly
 (BUS-WIN), the points against the complete cards (BUS-SCORE), and saving through the registry.
 """
+
 from __future__ import annotations
 
 import json
 
 import pytest
+import test_invariants as generic
 
 import bus_lab
-import test_invariants as generic
 from bus_lab import Session
 from bus_lab.games.bus_city import BusCityGame, default_sheet_dict
 
@@ -34,14 +35,17 @@ def check_scores_with_tie_break(state) -> None:
 def test_bus_city_is_registered_with_its_options():
     """BUS-SETUP: ``load_game("bus_city", ...)`` makes the game; the generic suite sees its options."""
     assert "bus_city" in bus_lab.registered_games()
-    assert bus_lab.load_game("bus_city", players=3, challenging=True) == BusCityGame(players=3, challenging=True)
+    assert bus_lab.load_game("bus_city", players=3, challenging=True) == BusCityGame(
+        players=3, challenging=True
+    )
     configs = [params for name, params in generic.CONFIGS if name == "bus_city"]
     assert {"players": 3, "challenging": True, "empty_speed": 5} in configs
     assert {"players": 3, "max_rounds": 1} in configs and {"players": 3, "max_rounds": 100} in configs
 
 
-@pytest.mark.parametrize("params", [dict(players=2), dict(players=3, challenging=True)],
-                         ids=["2p", "3p-challenging"])
+@pytest.mark.parametrize(
+    "params", [dict(players=2), dict(players=3, challenging=True)], ids=["2p", "3p-challenging"]
+)
 def test_tie_break_at_every_state(params):
     """BUS-SCORE, BUS-WIN: the exact tie-break at every state of random and greedy games."""
     for seed, policy in ((1, "random"), (2, "greedy")):
@@ -76,4 +80,6 @@ def test_session_json_round_trip_with_a_custom_sheet():
     assert again.state.view() == session.state.view()
     assert again.game.sheet.title == "raised values"
     for seat in range(2):  # every complete card scores the raised value from the dict
-        assert again.state.returns()[seat] == sum(sheet["passengers"][c]["value"] for c in again.state.complete[seat])
+        assert again.state.returns()[seat] == sum(
+            sheet["passengers"][c]["value"] for c in again.state.complete[seat]
+        )

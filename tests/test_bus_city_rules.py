@@ -20,6 +20,7 @@ Moves are labelled "slot heading" (``"b1-c1 E"``), with " drop colour+colour" wh
 drops passengers off; a bus heading E on a horizontal street drives on its south half, so its
 right-hand side is S (heading W: N; heading S: W; heading N: E).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,10 +34,34 @@ from bus_lab.games.bus_city import BusCityGame, ComponentSheetError, default_she
 from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.policies import greedy_policy
 
-LAYOUT = ["stop1/S", "red/N", "blue/E", "site/E", "green/W", "yellow/N", "stop2/S", "plain1/W", "pink/W",
-          "orange/E", "stop3/N", "plain2/S"]
-SLOT_ORDER = ["a1-b1", "b1-c1", "a1-a2", "b1-b2", "c1-c2", "a2-b2", "b2-c2", "a2-a3", "b2-b3", "c2-c3",
-              "a3-b3", "b3-c3"]
+LAYOUT = [
+    "stop1/S",
+    "red/N",
+    "blue/E",
+    "site/E",
+    "green/W",
+    "yellow/N",
+    "stop2/S",
+    "plain1/W",
+    "pink/W",
+    "orange/E",
+    "stop3/N",
+    "plain2/S",
+]
+SLOT_ORDER = [
+    "a1-b1",
+    "b1-c1",
+    "a1-a2",
+    "b1-b2",
+    "c1-c2",
+    "a2-b2",
+    "b2-c2",
+    "a2-a3",
+    "b2-b3",
+    "c2-c3",
+    "a3-b3",
+    "b3-c3",
+]
 COLOURS = ["red", "orange", "yellow", "green", "blue", "pink"]
 
 
@@ -81,8 +106,13 @@ def events(state, rule: str, start: int = 0):
     return [e for e in state.events()[start:] if e.rule == rule]
 
 
-def started(players=2, places=("start a1-b1 E", "start a3-b3 W"), picks=("take red-pink", "take yellow-green"),
-            refills=("green-blue", "orange-pink"), **params):
+def started(
+    players=2,
+    places=("start a1-b1 E", "start a3-b3 W"),
+    picks=("take red-pink", "take yellow-green"),
+    refills=("green-blue", "orange-pink"),
+    **params,
+):
     """Setup, then each seat places its bus and takes a face-up card (refills scripted)."""
     state = new_state(players=players, **params)
     refills = list(refills)
@@ -154,10 +184,23 @@ def test_BUS_GRID_twelve_slots_between_nine_intersections():
             streets_at[end] += 1
     # corners meet 2 streets, middles of the sides 3, the centre 4
     assert {k: v for k, v in streets_at.items()} == {
-        "a1": 2, "c1": 2, "a3": 2, "c3": 2, "b1": 3, "a2": 3, "c2": 3, "b3": 3, "b2": 4}
+        "a1": 2,
+        "c1": 2,
+        "a3": 2,
+        "c3": 2,
+        "b1": 3,
+        "a2": 3,
+        "c2": 3,
+        "b3": 3,
+        "b2": 4,
+    }
     sides = {side: set(pair) for side, pair in G.PROGRESS_SIDES}
-    assert sides == {"south": {"a3-b3", "b3-c3"}, "north": {"a1-b1", "b1-c1"}, "west": {"a1-a2", "a2-a3"},
-                     "east": {"c1-c2", "c2-c3"}}
+    assert sides == {
+        "south": {"a3-b3", "b3-c3"},
+        "north": {"a1-b1", "b1-c1"},
+        "west": {"a1-a2", "a2-a3"},
+        "east": {"c1-c2", "c2-c3"},
+    }
 
 
 def test_BUS_GRID_every_card_can_reach_every_other():
@@ -185,25 +228,32 @@ def test_BUS_COMP_PASSENGERS_default_sheet_cards():
     pairs = {frozenset(p.colours) for p in sheet.passengers}
     assert pairs == {frozenset(pair) for pair in combinations(COLOURS, 2)}
     assert all(p.colours[0] != p.colours[1] and p.speed == 6 - p.value for p in sheet.passengers)
-    by_value = {v: sorted(frozenset(p.colours) for p in sheet.passengers if p.value == v) for v in range(1, 6)}
-    catalogue = {1: [("red", "pink"), ("orange", "blue"), ("yellow", "green")],
-                 2: [("orange", "pink"), ("yellow", "red"), ("green", "blue")],
-                 3: [("yellow", "pink"), ("green", "orange"), ("blue", "red")],
-                 4: [("green", "pink"), ("blue", "yellow"), ("red", "orange")],
-                 5: [("blue", "pink"), ("red", "green"), ("orange", "yellow")]}
+    by_value = {
+        v: sorted(frozenset(p.colours) for p in sheet.passengers if p.value == v) for v in range(1, 6)
+    }
+    catalogue = {
+        1: [("red", "pink"), ("orange", "blue"), ("yellow", "green")],
+        2: [("orange", "pink"), ("yellow", "red"), ("green", "blue")],
+        3: [("yellow", "pink"), ("green", "orange"), ("blue", "red")],
+        4: [("green", "pink"), ("blue", "yellow"), ("red", "orange")],
+        5: [("blue", "pink"), ("red", "green"), ("orange", "yellow")],
+    }
     assert by_value == {v: sorted(frozenset(p) for p in pairs) for v, pairs in catalogue.items()}
 
 
-@pytest.mark.parametrize("path, value, field", [
-    (("passengers", 3, "value"), 0, "passengers[3].value"),
-    (("passengers", 0, "speed"), "fast", "passengers[0].speed"),
-    (("passengers", 2, "colours"), ["red", "red"], "passengers[2].colours"),
-    (("passengers", 1, "colours"), ["red", "purple"], "passengers[1].colours[1]"),
-    (("streets", 4, "symbol"), "tree", "streets[4].symbol"),
-    (("streets", 0, "colour"), "mauve", "streets[0].colour"),
-    (("streets", 7, "id"), "stop1", "streets[7].id"),
-    (("passengers", 5, "id"), "red", "passengers[5].id"),
-])
+@pytest.mark.parametrize(
+    "path, value, field",
+    [
+        (("passengers", 3, "value"), 0, "passengers[3].value"),
+        (("passengers", 0, "speed"), "fast", "passengers[0].speed"),
+        (("passengers", 2, "colours"), ["red", "red"], "passengers[2].colours"),
+        (("passengers", 1, "colours"), ["red", "purple"], "passengers[1].colours[1]"),
+        (("streets", 4, "symbol"), "tree", "streets[4].symbol"),
+        (("streets", 0, "colour"), "mauve", "streets[0].colour"),
+        (("streets", 7, "id"), "stop1", "streets[7].id"),
+        (("passengers", 5, "id"), "red", "passengers[5].id"),
+    ],
+)
 def test_BUS_COMP_PASSENGERS_bad_sheet_errors_name_the_field(path, value, field):
     """BUS-COMP-PASSENGERS, BUS-COMP-STREETS: a bad component sheet is refused with the field named."""
     data = default_sheet_dict()
@@ -211,7 +261,9 @@ def test_BUS_COMP_PASSENGERS_bad_sheet_errors_name_the_field(path, value, field)
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
-    with pytest.raises(ComponentSheetError, match=r"component sheet: " + field.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises(
+        ComponentSheetError, match=r"component sheet: " + field.replace("[", r"\[").replace("]", r"\]")
+    ):
         BusCityGame(sheet=data)
 
 
@@ -298,8 +350,14 @@ def test_BUS_START_buses_start_on_a_bus_stop_facing_either_way():
     face-up card or the deck's top card, which is not optional."""
     state = new_state()
     assert state.current_player() == 0
-    assert set(labels(state)) == {"start a1-b1 E", "start a1-b1 W", "start b2-c2 E", "start b2-c2 W",
-                                  "start a3-b3 E", "start a3-b3 W"}
+    assert set(labels(state)) == {
+        "start a1-b1 E",
+        "start a1-b1 W",
+        "start b2-c2 E",
+        "start b2-c2 W",
+        "start a3-b3 E",
+        "start a3-b3 W",
+    }
     with pytest.raises(IllegalActionError, match=r"bus stop.*BUS-START"):
         state.apply_action(400 + 2 * 1)  # b1-c1 (red) is no bus stop
     do(state, "start a1-b1 E")
@@ -349,13 +407,16 @@ def test_BUS_TURN_seat_order_and_the_bus_must_move():
     assert state.current_player() == 0 and state.round == 2
 
 
-@pytest.mark.parametrize("start, expected", [
-    ("a1-b1 W", {"a1-a2 S"}),                           # corner a1: only the turn
-    ("a1-b1 E", {"b1-c1 E", "b1-b2 S"}),                # middle of a side b1: straight or right
-    ("a2-b2 E", {"b2-c2 E", "b1-b2 N", "b2-b3 S"}),     # centre b2: straight, left or right
-    ("b1-b2 S", {"a2-b2 W", "b2-c2 E", "b2-b3 S"}),
-    ("c2-c3 N", {"c1-c2 N", "b2-c2 W"}),
-])
+@pytest.mark.parametrize(
+    "start, expected",
+    [
+        ("a1-b1 W", {"a1-a2 S"}),  # corner a1: only the turn
+        ("a1-b1 E", {"b1-c1 E", "b1-b2 S"}),  # middle of a side b1: straight or right
+        ("a2-b2 E", {"b2-c2 E", "b1-b2 N", "b2-b3 S"}),  # centre b2: straight, left or right
+        ("b1-b2 S", {"a2-b2 W", "b2-c2 E", "b2-b3 S"}),
+        ("c2-c3 N", {"c1-c2 N", "b2-c2 W"}),
+    ],
+)
 def test_BUS_MOVE_one_step_never_a_u_turn(start, expected):
     """BUS-MOVE: a step goes through the intersection ahead onto any other street, never back."""
     slot, heading = start.split()
@@ -372,8 +433,14 @@ def test_BUS_MOVE_legal_moves_at_speed_two():
     assert state.speed_limit == 2
     assert ends(state) == {"b1-c1 E", "b1-b2 S", "c1-c2 S", "a2-b2 W", "b2-c2 E", "b2-b3 S"}
     # c1-c2 is the green destination and b2-b3 the pink one: entering them drops those passengers
-    assert move_labels(state) == {"b1-c1 E", "b1-b2 S", "c1-c2 S drop green", "a2-b2 W", "b2-c2 E",
-                                  "b2-b3 S drop pink"}
+    assert move_labels(state) == {
+        "b1-c1 E",
+        "b1-b2 S",
+        "c1-c2 S drop green",
+        "a2-b2 W",
+        "b2-c2 E",
+        "b2-b3 S drop pink",
+    }
 
 
 def test_BUS_MOVE_END_may_pass_but_not_end_on_the_start_card():
@@ -565,13 +632,20 @@ def test_BUS_END_five_complete_cards_then_one_more_turn_each():
     """BUS-END: seat 1 completes its 5th card (green-pink, pink already dropped, green at c1-c2);
     then seat 2, seat 0 and seat 1 (the trigger player, last) each take one more turn; seat 0
     reaching 5 in that round does not trigger again."""
-    state = started(players=3, places=("start a1-b1 E", "start a3-b3 W", "start a3-b3 E"),
-                    picks=("take red-pink", "take yellow-green", "take green-blue"),
-                    refills=("green-blue", "orange-pink", "blue-red"))
+    state = started(
+        players=3,
+        places=("start a1-b1 E", "start a3-b3 W", "start a3-b3 E"),
+        picks=("take red-pink", "take yellow-green", "take green-blue"),
+        refills=("green-blue", "orange-pink", "blue-red"),
+    )
     play_turn(state, "b1-b2 S")
     assert state.current_player() == 1
-    give_hand(state, 1, held=[("green-pink", ["pink"])],
-              complete=["red-orange", "blue-yellow", "orange-yellow", "red-green"])
+    give_hand(
+        state,
+        1,
+        held=[("green-pink", ["pink"])],
+        complete=["red-orange", "blue-yellow", "orange-yellow", "red-green"],
+    )
     put_bus(state, 1, "b2-c2 E")
     mark = len(state.events())
     do(state, "c1-c2 N drop green")
@@ -581,7 +655,9 @@ def test_BUS_END_five_complete_cards_then_one_more_turn_each():
     assert state.current_player() == 2
     play_turn(state)
     assert state.current_player() == 0
-    give_hand(state, 0, held=[], complete=["yellow-pink", "green-orange", "blue-pink", "orange-blue", "red-pink"])
+    give_hand(
+        state, 0, held=[], complete=["yellow-pink", "green-orange", "blue-pink", "orange-blue", "red-pink"]
+    )
     mark = len(state.events())
     play_turn(state)
     assert any("no second trigger" in e.text for e in events(state, "BUS-END", mark))
@@ -598,7 +674,14 @@ def test_BUS_END_CAP_max_rounds():
     state = session.state
     assert state.is_terminal() and state.round == 2
     turns = events(state, "BUS-TURN")
-    assert [(e.data["round"], e.data["seat"]) for e in turns] == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
+    assert [(e.data["round"], e.data["seat"]) for e in turns] == [
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+    ]
     assert events(state, "BUS-END-CAP") and events(state, "BUS-SCORE")
 
 
@@ -720,7 +803,11 @@ def test_greedy_router_completes_a_card_and_ends_on_a_bus_stop():
 
     state = started()
     completing = [label for label in labels(state) if label.endswith("drop red+pink")]
-    assert sorted(completing) == ["a3-b3 W drop red+pink", "b2-b3 N drop red+pink", "b2-b3 S drop red+pink",
-                                  "b3-c3 E drop red+pink"]
+    assert sorted(completing) == [
+        "a3-b3 W drop red+pink",
+        "b2-b3 N drop red+pink",
+        "b2-b3 S drop red+pink",
+        "b3-c3 E drop red+pink",
+    ]
     for seed in range(3):
         assert state.action_to_string(greedy_policy(state, random.Random(seed))) == "a3-b3 W drop red+pink"

@@ -3,6 +3,7 @@
 Scenarios use the scripted grid of ``test_bus_city_rules.py`` (same labels), so the reachable
 cards and the choices are worked out by hand from its picture.
 """
+
 from __future__ import annotations
 
 import html
@@ -15,8 +16,20 @@ from bus_lab.games.bus_city import default_sheet_dict
 from bus_lab.widgets import BusCityWidget, GameWidget
 from bus_lab.widgets import bus_city as bus_city_widget
 
-LAYOUT = ["stop1/S", "red/N", "blue/E", "site/E", "green/W", "yellow/N", "stop2/S", "plain1/W", "pink/W",
-          "orange/E", "stop3/N", "plain2/S"]
+LAYOUT = [
+    "stop1/S",
+    "red/N",
+    "blue/E",
+    "site/E",
+    "green/W",
+    "yellow/N",
+    "stop2/S",
+    "plain1/W",
+    "pink/W",
+    "orange/E",
+    "stop3/N",
+    "plain2/S",
+]
 FACEUP = ["red-pink", "yellow-green"]
 
 
@@ -40,8 +53,13 @@ def enabled_streets(w) -> set[str]:
 def scripted(players=2, **options):
     """Every seat human on the scripted grid, with the refills scripted too: nothing random
     happens before the first move."""
-    w = BusCityWidget(players=players, humans=tuple(range(players)), seed=0,
-                      deck=LAYOUT + FACEUP + ["green-blue", "orange-pink", "blue-red"], **options)
+    w = BusCityWidget(
+        players=players,
+        humans=tuple(range(players)),
+        seed=0,
+        deck=LAYOUT + FACEUP + ["green-blue", "orange-pink", "blue-red"],
+        **options,
+    )
     while not w.session.waiting_for_human():
         w.step_button.click()
     return w
@@ -95,8 +113,11 @@ def test_BUS_DROPOFF_clicking_a_card_with_several_outcomes_offers_them():
     w.street_buttons["b2-b3"].click()
     options = shown(w)
     state = w.session.state
-    expected = sorted(state.action_to_string(a) for a in state.legal_actions()
-                      if state.action_to_string(a).startswith("b2-b3"))
+    expected = sorted(
+        state.action_to_string(a)
+        for a in state.legal_actions()
+        if state.action_to_string(a).startswith("b2-b3")
+    )
     assert sorted(options) == expected
     assert "b2-b3 S drop red+pink" in options and "b2-b3 S drop pink" in options
     click_shown(w, "b2-b3 S drop red+pink")
@@ -107,8 +128,12 @@ def test_BUS_DROPOFF_clicking_a_card_with_several_outcomes_offers_them():
 def test_BUS_MOVE_a_card_with_one_outcome_moves_at_once():
     """BUS-MOVE, BUS-SPEED: with blue-pink (speed 1) seat 0 on a1-b1 E can reach b1-c1 E or b1-b2 S,
     one way each: clicking b1-c1 drives there at once."""
-    w = BusCityWidget(players=2, humans=(0, 1), seed=0, deck=LAYOUT + ["blue-pink", "yellow-green", "green-blue",
-                                                                       "orange-pink"])
+    w = BusCityWidget(
+        players=2,
+        humans=(0, 1),
+        seed=0,
+        deck=LAYOUT + ["blue-pink", "yellow-green", "green-blue", "orange-pink"],
+    )
     while not w.session.waiting_for_human():
         w.step_button.click()
     for stop, heading, pick in (("a1-b1", "E", "take blue-pink"), ("a3-b3", "W", "take yellow-green")):
@@ -131,8 +156,18 @@ def test_BUS_CONSTRUCTION_chooser_swaps_two_free_cards():
     w.session.play(one_step_site[0])
     w.refresh()
     assert w.session.state.node == "construction"
-    assert enabled_streets(w) == {"a1-b1", "b1-c1", "a1-a2", "c1-c2", "a2-b2", "b2-c2", "a2-a3", "b2-b3",
-                                  "c2-c3", "b3-c3"}
+    assert enabled_streets(w) == {
+        "a1-b1",
+        "b1-c1",
+        "a1-a2",
+        "c1-c2",
+        "a2-b2",
+        "b2-c2",
+        "a2-a3",
+        "b2-b3",
+        "c2-c3",
+        "b3-c3",
+    }
     assert shown(w) == ["pass"]
     w.street_buttons["b1-c1"].click()
     assert w.selection == ["b1-c1"]
@@ -152,9 +187,15 @@ def test_BUS_CH_ROTATE_challenging_chooser_offers_sides_and_turning():
     w.street_buttons["b1-c1"].click()
     assert sorted(shown(w)) == ["pass", "turn b1-c1"]
     w.street_buttons["b2-c2"].click()
-    assert sorted(shown(w)) == ["pass", "swap b1-c1 b2-c2 sides N N", "swap b1-c1 b2-c2 sides N S",
-                                "swap b1-c1 b2-c2 sides S N", "swap b1-c1 b2-c2 sides S S", "turn b1-c1",
-                                "turn b2-c2"]
+    assert sorted(shown(w)) == [
+        "pass",
+        "swap b1-c1 b2-c2 sides N N",
+        "swap b1-c1 b2-c2 sides N S",
+        "swap b1-c1 b2-c2 sides S N",
+        "swap b1-c1 b2-c2 sides S S",
+        "turn b1-c1",
+        "turn b2-c2",
+    ]
     w.clear_button.click()
     assert w.selection == [] and shown(w) == ["pass"]
 
@@ -226,8 +267,25 @@ def test_street_chooser_labels_fit_their_buttons():
     template = w.street_grid.layout.grid_template_columns
     assert template == "repeat(5, 140px)"
     assert 5 * 140 + 4 * 3 <= 900
-    cards = dict(zip(["a1-b1", "b1-c1", "a1-a2", "b1-b2", "c1-c2", "a2-b2", "b2-c2", "a2-a3", "b2-b3", "c2-c3",
-                      "a3-b3", "b3-c3"], [lab.split("/")[0] for lab in LAYOUT]))
+    cards = dict(
+        zip(
+            [
+                "a1-b1",
+                "b1-c1",
+                "a1-a2",
+                "b1-b2",
+                "c1-c2",
+                "a2-b2",
+                "b2-c2",
+                "a2-a3",
+                "b2-b3",
+                "c2-c3",
+                "a3-b3",
+                "b3-c3",
+            ],
+            [lab.split("/")[0] for lab in LAYOUT],
+        )
+    )
     for slot, button in w.street_buttons.items():
         assert button.description == f"{slot} {cards[slot]}"  # e.g. "a1-a2 blue", in full
         assert bus_city_widget.text_px(button.description) <= bus_city_widget.STREET_TEXT_PX
@@ -245,8 +303,13 @@ def test_a_long_card_name_is_shortened_on_its_button_and_given_in_full_in_the_to
     the slot and the start of the name with "…", the tooltip the whole name."""
     sheet = default_sheet_dict()
     sheet["streets"][0]["id"] = "red-destination-corner"
-    w = BusCityWidget(players=2, humans=(0, 1), seed=0, sheet=sheet,
-                      deck=LAYOUT[:1] + ["red-destination-corner/N"] + LAYOUT[2:] + FACEUP)
+    w = BusCityWidget(
+        players=2,
+        humans=(0, 1),
+        seed=0,
+        sheet=sheet,
+        deck=LAYOUT[:1] + ["red-destination-corner/N"] + LAYOUT[2:] + FACEUP,
+    )
     while not w.session.waiting_for_human():
         w.step_button.click()
         assert w.last_error is None, w.error.value
@@ -267,8 +330,14 @@ def test_the_status_sentence_is_shown_once():
     for step in range(60):
         state = w.session.state
         sentence = state.status()
-        parts = [w.header.value, w.status.value, w.error.value, w.board.value, w.prompt.value,
-                 w.chooser_note.value]
+        parts = [
+            w.header.value,
+            w.status.value,
+            w.error.value,
+            w.board.value,
+            w.prompt.value,
+            w.chooser_note.value,
+        ]
         assert sum(visible_text(part).count(sentence) for part in parts) == 1, (step, sentence)
         assert sentence in visible_text(w.status.value)
         written = {html.escape(sentence, quote=False), html.escape(sentence)}  # as text, as an attribute
@@ -308,8 +377,10 @@ def covered_by_buses(svg: str) -> list[str]:
         xs, ys = zip(*(map(float, p.split(",")) for p in points.split()))
         buses.append((f"bus {seat}", min(xs), min(ys), max(xs), max(ys)))
     rest = re.sub(r'<g class="bus".*?</g>', "", svg)
-    things = [(f"text {html.unescape(body)!r}", *_text_box(tag, body))
-              for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", rest)]
+    things = [
+        (f"text {html.unescape(body)!r}", *_text_box(tag, body))
+        for tag, body in re.findall(r"<text ([^>]*)>([^<]*)</text>", rest)
+    ]
     for tag in re.findall(r'<rect class="symbol" [^>]*>', rest):  # a STOP or WORK badge
         a = _attributes(tag)
         x, y = float(a["x"]), float(a["y"])
@@ -320,7 +391,7 @@ def covered_by_buses(svg: str) -> list[str]:
         things.append(("destination circle", cx - r, cy - r, cx + r, cy + r))
     problems = []
     for i, (name, *b) in enumerate(buses):
-        for other, *t in things + buses[i + 1:]:
+        for other, *t in things + buses[i + 1 :]:
             if b[0] < t[2] and t[0] < b[2] and b[1] < t[3] and t[1] < b[3]:
                 problems.append(f"{name} covers {other}")
     return problems
@@ -347,12 +418,18 @@ def test_bus_markers_never_cover_a_stop_badge_or_a_label():
     stops = [e for e in view["grid"] if e["symbol"] == "stop"]
     for kind, heading, back in (("h", "E", "W"), ("v", "S", "N")):
         for side_first in (True, False):
-            view_copy = {**view, "grid": [dict(e) for e in view["grid"]], "reachable": [e["slot"] for e in stops]}
+            view_copy = {
+                **view,
+                "grid": [dict(e) for e in view["grid"]],
+                "reachable": [e["slot"] for e in stops],
+            }
             stop = next(e for e in view_copy["grid"] if e["symbol"] == "stop" and e["kind"] == kind)
             stop["side"] = {"h": "N" if side_first else "S", "v": "W" if side_first else "E"}[kind]
             stop["buses"] = [0, 1, 2]
-            view_copy["seats"] = [dict(s, bus={"slot": stop["slot"], "heading": h, "site_used": False})
-                                  for s, h in zip(view["seats"], (heading, heading, back))]
+            view_copy["seats"] = [
+                dict(s, bus={"slot": stop["slot"], "heading": h, "site_used": False})
+                for s, h in zip(view["seats"], (heading, heading, back))
+            ]
             svg = grid_svg(view_copy)
             assert svg.count('class="bus"') == 3 and ">reach<" in svg and ">STOP<" in svg
             symbols = [e["symbol"] for e in view_copy["grid"]]  # every badge and circle is checked
@@ -368,7 +445,9 @@ from svg_layout import crowding, overflow, smallest_text_on_screen, text_boxes  
 def numbers_off_their_buses(svg: str) -> list[str]:
     """Seat numbers that run out of their bus marker (its polygon's box)."""
     problems = []
-    for points, body in re.findall(r'<g class="bus" data-seat="\d+"><polygon points="([^"]*)"[^>]*>(.*?)</g>', svg):
+    for points, body in re.findall(
+        r'<g class="bus" data-seat="\d+"><polygon points="([^"]*)"[^>]*>(.*?)</g>', svg
+    ):
         xs, ys = zip(*(map(float, p.split(",")) for p in points.split()))
         for text, left, top, right, bottom, _size in text_boxes(body):
             if left < min(xs) - 0.5 or right > max(xs) + 0.5 or top < min(ys) - 0.5 or bottom > max(ys) + 0.5:
@@ -405,8 +484,16 @@ def crowded_view() -> dict:
         seat["complete"] = [dict(card, dropped=["magenta", "white"])] * 15
         seat["points"] = 135
     view["faceup"] = [dict(card), dict(card, colours=["Mauve", "Wine"])]
-    view.update(reachable=[e["slot"] for e in view["grid"]], deck=88, round=100, max_rounds=100,
-                speed_limit=9, winners=[0, 1, 2], phase="turns", node="move")
+    view.update(
+        reachable=[e["slot"] for e in view["grid"]],
+        deck=88,
+        round=100,
+        max_rounds=100,
+        speed_limit=9,
+        winners=[0, 1, 2],
+        phase="turns",
+        node="move",
+    )
     view["end"]["trigger"] = 0
     return view
 
@@ -422,7 +509,7 @@ def test_the_board_text_is_classroom_size_and_nothing_overlaps():
             w = BusCityWidget(players=players, humans=(), seed=seed, **options)
             for step in range(3000):
                 if step % 5 == 0 or w.session.state.is_terminal():
-                    svg = w.board.value[w.board.value.index("<svg"):]
+                    svg = w.board.value[w.board.value.index("<svg") :]
                     assert int(re.search(r'width="(\d+)"', svg).group(1)) <= 900
                     assert smallest_text_on_screen(svg) >= 11, (players, seed, step)
                     assert layout_problems(svg) == [], (players, seed, step)

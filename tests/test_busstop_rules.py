@@ -16,6 +16,7 @@ figures are written out here (not read from the game):
 A few scoring tests write passengers straight onto a finished game's boards (marked as such):
 there the point is the arithmetic of the scoring rule, not how the passengers got there.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,18 @@ from bus_lab import IllegalActionError, ParameterError, Session, load_game
 from bus_lab.games.busstop import BOARD_BASE, PLACE_BASE, QUEUE_DEST, SheetError, default_sheet_data
 from bus_lab.games.busstop.state import TILE_BASE
 
-SORT_OF_TILE = {1: "baby", 2: "baby", 3: "child", 4: "child", 5: "girl", 6: "girl", 7: "salaryman",
-                8: "salaryman", 9: "granny", 10: "granny"}
+SORT_OF_TILE = {
+    1: "baby",
+    2: "baby",
+    3: "child",
+    4: "child",
+    5: "girl",
+    6: "girl",
+    7: "salaryman",
+    8: "salaryman",
+    9: "granny",
+    10: "granny",
+}
 ORDINARY = ["Ba", "Ch", "Gi", "Sa", "Gr"]
 VIPS = ["VBa", "VCh", "VGi", "VSa", "VGr"]
 ET_CLASS = 10
@@ -121,8 +132,9 @@ def test_player_tiles_are_numbered_passengers():
     assert [b["hand"] for b in state.view(None)["boards"]] == [list(range(1, 11))] * 3
     assert state.view(None)["tile_sorts"] == {str(t): s for t, s in SORT_OF_TILE.items()}
     act(state, "Gi", "Gi", "ET", "tile 3", "tile 1", "tile 3")
-    assert [b["hand"] for b in state.view(None)["boards"]] == [[t for t in range(1, 11) if t != played]
-                                                              for played in (3, 1, 3)]
+    assert [b["hand"] for b in state.view(None)["boards"]] == [
+        [t for t in range(1, 11) if t != played] for played in (3, 1, 3)
+    ]
     # seat 1 (P1) takes seat 2's tile 3 and seat 0 (P2) seat 1's tile 1: a child and a baby
     act(state, "take Seat 2's 3", "take Seat 1's 1")
     assert "child to bus 1" in labels(state)
@@ -149,7 +161,11 @@ def test_board_buses_and_locked_third_bus():
 def test_zone_icons_from_the_sheet():
     """BSB-COMP-ZONE: every queue slot has one arrow, there are as many white icons as positions,
     and the conductor symbol is on the middle position, for 3, 4 and 5 positions."""
-    expected = {3: ([[1], [2, 3], []], 2), 4: ([[1], [2, 3], [4], []], 2), 5: ([[1], [2], [3, 4], [5], []], 3)}
+    expected = {
+        3: ([[1], [2, 3], []], 2),
+        4: ([[1], [2, 3], [4], []], 2),
+        5: ([[1], [2], [3, 4], [5], []], 3),
+    }
     for players, (black, conductor) in expected.items():
         view = new(players).view(None)
         assert [p["black"] for p in view["zone"]] == black
@@ -176,18 +192,21 @@ def _sheet(**changes):
     return data
 
 
-@pytest.mark.parametrize("changes, field", [
-    ({"zones__4__positions__2__black": [3]}, "zones.4.positions[3].black"),   # q3 gets a second arrow
-    ({"zones__4__positions__2__black": []}, "zones.4.positions"),             # q4 has no arrow
-    ({"zones__5__positions__4__white": False}, "zones.5.positions"),          # 4 white icons for 5
-    ({"zones__5__passengers": 6}, "zones.5.passengers"),                      # 60 passengers > 50
-    ({"zones__3__conductor": 4}, "zones.3.conductor"),
-    ({"bus_seats": [3, 4]}, "bus_seats"),
-    ({"bus_seats": [3, 0, 5]}, "bus_seats[2]"),
-    ({"player_tiles__7": "pilot"}, "player_tiles.7"),
-    ({"passenger_bonus": ["baby", "baby", "girl", "salaryman", "granny"]}, "passenger_bonus"),
-    ({"end_bonus": ["empty_queue", "vip_scored", "all_sorts", "third_bus", "fly"]}, "end_bonus[4]"),
-])
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"zones__4__positions__2__black": [3]}, "zones.4.positions[3].black"),  # q3 gets a second arrow
+        ({"zones__4__positions__2__black": []}, "zones.4.positions"),  # q4 has no arrow
+        ({"zones__5__positions__4__white": False}, "zones.5.positions"),  # 4 white icons for 5
+        ({"zones__5__passengers": 6}, "zones.5.passengers"),  # 60 passengers > 50
+        ({"zones__3__conductor": 4}, "zones.3.conductor"),
+        ({"bus_seats": [3, 4]}, "bus_seats"),
+        ({"bus_seats": [3, 0, 5]}, "bus_seats[2]"),
+        ({"player_tiles__7": "pilot"}, "player_tiles.7"),
+        ({"passenger_bonus": ["baby", "baby", "girl", "salaryman", "granny"]}, "passenger_bonus"),
+        ({"end_bonus": ["empty_queue", "vip_scored", "all_sorts", "third_bus", "fly"]}, "end_bonus[4]"),
+    ],
+)
 def test_bad_sheets_are_refused_naming_the_field(changes, field):
     """BSB-COMP-ZONE, BSB-COMP-BOARD, BSB-COMP-PLAYERTILES, BSB-ROUND-LINEUP: a sheet that breaks a
     rule is refused on load, and the message names the field."""
@@ -229,8 +248,10 @@ def test_a_teacher_sheet_from_a_file_replaces_the_placeholders(tmp_path):
     session.run_to_end()
     again = Session.from_json(session.to_json())
     assert again.state.history() == session.state.history()
-    assert bus_lab.state_from_dict(json.loads(json.dumps(session.state.to_dict()))).returns() == \
-        session.state.returns()
+    assert (
+        bus_lab.state_from_dict(json.loads(json.dumps(session.state.to_dict()))).returns()
+        == session.state.returns()
+    )
     # with 2-seat buses, two girls fill bus 1 and it leaves at once
     state = game.new_initial_state()
     act(state, "Gi", "Gi", "Gi", "tile 1", "tile 2", "tile 3")
@@ -382,8 +403,14 @@ def test_distribution_in_player_order_every_passenger_placed():
     state = three_player_round_one()
     act(state, "take Seat 2's 3", "take Seat 1's 1")
     assert state.node == "place" and state.current_player() == 1
-    assert labels(state) == ["child to bus 1", "child to bus 2", "child to queue",
-                             "girl to bus 1", "girl to bus 2", "girl to queue"]
+    assert labels(state) == [
+        "child to bus 1",
+        "child to bus 2",
+        "child to queue",
+        "girl to bus 1",
+        "girl to bus 2",
+        "girl to queue",
+    ]
     act(state, "child to bus 2")  # the player tile first: seat 1's own order
     assert state.current_player() == 1
     act(state, "girl to bus 1")
@@ -425,9 +452,9 @@ def _leave_scenario():
     state = new(3)
     act(state, "Ba", "Gi", "Gi", "tile 3", "tile 1", "tile 5")
     act(state, "take Seat 1's 1", "take Seat 2's 5")
-    act(state, "baby to bus 1", "baby to bus 1")            # seat 1: two babies on bus 1
+    act(state, "baby to bus 1", "baby to bus 1")  # seat 1: two babies on bus 1
     act(state, "girl to bus 1", "girl to bus 1", "girl to bus 2")  # seat 0: bus 1 = 2 girls
-    act(state, "child to queue", "stop boarding")           # seat 2: seat 0's tile 3 waits
+    act(state, "child to queue", "stop boarding")  # seat 2: seat 0's tile 3 waits
     assert state.round == 2 and state.conductor == 0
     act(state, "Gi", "Ba", "Ba", "tile 2", "tile 4", "tile 6")
     act(state, "take Seat 0's 2", "take Seat 1's 4")
@@ -527,8 +554,11 @@ def test_extra_bus_opens_once_at_nine():
             for k in range(3):
                 first_nine = min((r for r, q in ends.items() if q[k] >= 9), default=None)
                 assert opened_now[k] == (first_nine is not None)
-    third_bus_moves = [e for e in state.events() if e.rule in ("BSB-BOARD-SORT", "BSB-QUEUE-BOARD")
-                       and e.data.get("bus") == 3]
+    third_bus_moves = [
+        e
+        for e in state.events()
+        if e.rule in ("BSB-BOARD-SORT", "BSB-QUEUE-BOARD") and e.data.get("bus") == 3
+    ]
     assert all(state.boards[e.data["participant"]].extra_open for e in third_bus_moves)
 
 
@@ -537,8 +567,11 @@ def test_extra_bus_boarding_is_refused_before_and_allowed_after():
     next round on, passengers may board it."""
     session = Session(load_game("busstop", players=3), seed=4, bots=queue_everything)
     session.run_to_end()
-    step = next(i for i in range(1, len(session))
-                if any(e.rule == "BSB-EXTRA-BUS" for e in session.state_at(i).events()))
+    step = next(
+        i
+        for i in range(1, len(session))
+        if any(e.rule == "BSB-EXTRA-BUS" for e in session.state_at(i).events())
+    )
     seat = next(e for e in session.state_at(step).events() if e.rule == "BSB-EXTRA-BUS").data["participant"]
     opened_round = session.state_at(step - 1).round
     for i in range(len(session)):
@@ -571,10 +604,12 @@ def _finished(players=3, seed=1, **params):
 
 def _set_board(state, seat, pile=(), queue=(), buses=((), (), ()), penalty=(), extra=False):
     """Write passengers (codes such as "Gi", "VGi", "ET", or (owner, tile)) onto a board."""
+
     def token(code):
         if isinstance(code, tuple):
             return TILE_BASE + 10 * code[0] + code[1] - 1
         return (ORDINARY + VIPS + ["ET"]).index(code)
+
     board = state.boards[seat]
     board.pile = [token(c) for c in pile]
     board.queue = [token(c) for c in queue]
@@ -611,12 +646,12 @@ def test_winner_highest_total_ties_to_fewest_ets_then_shared():
     """BSB-WIN: the highest total wins; a tie goes to the fewest ETs in the score pile, on the buses
     and in the queue; still tied, the win is shared. (Passengers written onto a finished board.)"""
     state = _finished(players=3)
-    _set_board(state, 0, pile=["Gi"] * 6 + ["ET"])                          # 6 points, 1 ET
-    _set_board(state, 1, pile=["Ba"] * 7, buses=(["ET"], ["ET"], ()))        # 7 points, 2 ETs
+    _set_board(state, 0, pile=["Gi"] * 6 + ["ET"])  # 6 points, 1 ET
+    _set_board(state, 1, pile=["Ba"] * 7, buses=(["ET"], ["ET"], ()))  # 7 points, 2 ETs
     _set_board(state, 2, pile=["Ch"] * 9, queue=["Gr"], buses=((), (), ()))  # 7 points, 0 ETs
     assert state.returns() == [6, 7, 7]
     assert state.winners() == [2]
-    _set_board(state, 2, pile=["Ch"] * 9 + ["ET", "ET"], queue=["Gr"])     # 7 points, 2 ETs
+    _set_board(state, 2, pile=["Ch"] * 9 + ["ET", "ET"], queue=["Gr"])  # 7 points, 2 ETs
     assert state.winners() == [1, 2]
     assert "share the win" in state.status()
 
@@ -739,19 +774,25 @@ def test_proxy_penalty_at_fourteen():
         session = Session(load_game("busstop", players=2), seed=seed, bots=queue_everything)
         session.run_to_end()
         for before, after in _round_ends(session):
-            fired = [e for e in after.events()[len(before.events()):] if e.rule == "BSB-PROXY-PENALTY"]
+            fired = [e for e in after.events()[len(before.events()) :] if e.rule == "BSB-PROXY-PENALTY"]
             if not fired:
                 continue
             seen += 1
             seat = before.proxy_player
             assert fired[0].data["seat"] == seat
             assert after.boards[2].queue == []
-            gained = after.boards[seat].penalty[len(before.boards[seat].penalty):]
+            gained = after.boards[seat].penalty[len(before.boards[seat].penalty) :]
             assert len(gained) == fired[0].data["tiles"] >= 14
             codes = [after.token_code(t) for t in after.boards[seat].penalty]
             by_hand = sum(-6 if code in VIPS else -2 for code in codes)
-            assert sum(line["points"] for line in after.score_breakdown(seat)
-                       if line["rule"] == "BSB-PROXY-PENALTY") == by_hand
+            assert (
+                sum(
+                    line["points"]
+                    for line in after.score_breakdown(seat)
+                    if line["rule"] == "BSB-PROXY-PENALTY"
+                )
+                == by_hand
+            )
     assert seen, "no seed gave a proxy queue of 14"
 
 
@@ -763,7 +804,7 @@ def test_penalty_tiles_do_not_open_the_extra_bus():
         session.run_to_end()
         reached = [False, False, False]
         for before, after in _round_ends(session):
-            new_events = after.events()[len(before.events()):]
+            new_events = after.events()[len(before.events()) :]
             fired = {e.data["participant"] for e in new_events if e.rule == "BSB-EXTRA-BUS"}
             penalty = [e.data["tiles"] for e in new_events if e.rule == "BSB-PROXY-PENALTY"]
             for k in range(3):
@@ -783,9 +824,10 @@ def test_proxy_queue_of_thirteen_is_no_penalty():
         session = Session(load_game("busstop", players=2), seed=seed, bots=queue_everything)
         session.run_to_end()
         for before, after in _round_ends(session):
-            new_events = after.events()[len(before.events()):]
+            new_events = after.events()[len(before.events()) :]
             ended_with = len(before.boards[2].queue) + sum(
-                1 for e in new_events if e.rule == "BSB-QUEUE" and e.data["participant"] == 2)
+                1 for e in new_events if e.rule == "BSB-QUEUE" and e.data["participant"] == 2
+            )
             sizes.add(ended_with)
             assert any(e.rule == "BSB-PROXY-PENALTY" for e in new_events) == (ended_with >= 14)
     assert 13 in sizes or 12 in sizes  # the seeds reach the edge
@@ -804,13 +846,16 @@ def test_passenger_bonus_doubles_the_colour_sort_in_the_pile_only():
     assert any(line["rule"] == "BSB-OPT-BONUS" for line in state.score_breakdown(2))
 
 
-@pytest.mark.parametrize("seat, met, unmet", [
-    (0, dict(pile=["Gi"]), dict(pile=["Gi"], penalty=["Ba"])),                 # empty queue (penalty counts)
-    (1, dict(pile=["VCh"]), dict(pile=["Ch"] * 5)),                            # a VIP scored
-    (2, dict(pile=["Ba", "Ch", "VGi", "Sa", (0, 9)]), dict(pile=["Ba", "Ch", "Gi", "Sa"])),  # all sorts
-    (3, dict(extra=True), dict(extra=False)),                                  # third bus opened
-    (4, dict(pile=["ET", "ET", "ET"]), dict(pile=["ET", "ET"], buses=(["ET"], (), ()))),  # 3 ETs scored
-])
+@pytest.mark.parametrize(
+    "seat, met, unmet",
+    [
+        (0, dict(pile=["Gi"]), dict(pile=["Gi"], penalty=["Ba"])),  # empty queue (penalty counts)
+        (1, dict(pile=["VCh"]), dict(pile=["Ch"] * 5)),  # a VIP scored
+        (2, dict(pile=["Ba", "Ch", "VGi", "Sa", (0, 9)]), dict(pile=["Ba", "Ch", "Gi", "Sa"])),  # all sorts
+        (3, dict(extra=True), dict(extra=False)),  # third bus opened
+        (4, dict(pile=["ET", "ET", "ET"]), dict(pile=["ET", "ET"], buses=(["ET"], (), ()))),  # 3 ETs scored
+    ],
+)
 def test_end_bonus_requirements(seat, met, unmet):
     """BSB-OPT-ENDBONUS: colour i has requirement i, worth 5 at the end when met: empty queue
     (penalty tiles count as queued), a VIP scored, all five sorts scored (a VIP counts as its sort),
@@ -818,7 +863,9 @@ def test_end_bonus_requirements(seat, met, unmet):
     state = _finished(players=5, end_bonus=True)
     _set_board(state, seat, **met)
     with_bonus = state.returns()[seat]
-    assert any(line["rule"] == "BSB-OPT-ENDBONUS" and line["points"] == 5 for line in state.score_breakdown(seat))
+    assert any(
+        line["rule"] == "BSB-OPT-ENDBONUS" and line["points"] == 5 for line in state.score_breakdown(seat)
+    )
     _set_board(state, seat, **unmet)
     assert not any(line["rule"] == "BSB-OPT-ENDBONUS" for line in state.score_breakdown(seat))
     base = sum(line["points"] for line in state.score_breakdown(seat))
@@ -846,7 +893,10 @@ def test_options_combine_and_play_to_the_end():
             session.run_to_end()
             assert session.state.is_terminal()
             for seat in range(players):
-                assert sum(x["points"] for x in session.state.score_breakdown(seat)) == session.state.returns()[seat]
+                assert (
+                    sum(x["points"] for x in session.state.score_breakdown(seat))
+                    == session.state.returns()[seat]
+                )
 
 
 # -- hidden information and protocol details -------------------------------------------------------------

@@ -4,6 +4,7 @@ The scripted line-ups and the expected placements are worked out by hand from th
 (``BSB-…``) and the packaged component sheet (3 positions: P1 q1+W, P2 q2,q3+W (conductor),
 P3 W; buses of 3, 4 and 5 seats; tiles 1-2 baby, 3-4 child, 5-6 girl, 7-8 salary man, 9-10 granny).
 """
+
 from __future__ import annotations
 
 import html
@@ -11,12 +12,12 @@ import random
 import re
 
 import pytest
+from svg_layout import attributes, crowding, overflow, smallest_text_on_screen
+from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
 
 from bus_lab import ParameterError
 from bus_lab.games.busstop.render import table_svg
 from bus_lab.widgets import BusstopWidget
-from svg_layout import attributes, crowding, overflow, smallest_text_on_screen
-from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
 
 
 def descriptions(w) -> list[str]:
@@ -24,8 +25,9 @@ def descriptions(w) -> list[str]:
 
 
 def click(w, starts: str) -> None:
-    matches = [b for b in visible(w) if b.description == starts] or \
-        [b for b in visible(w) if b.description.startswith(starts)]
+    matches = [b for b in visible(w) if b.description == starts] or [
+        b for b in visible(w) if b.description.startswith(starts)
+    ]
     assert len(matches) == 1, descriptions(w)
     matches[0].click()
     assert w.last_error is None, w.error.value
@@ -81,8 +83,10 @@ def test_the_human_bids_face_down_and_bots_stay_hidden_until_the_reveal():
     w.viewer.value = 2
     click(w, "tile 7")  # the last tile: the reveal follows at once
     assert "a tile chosen face down" not in w.board.value
-    assert any(line.startswith("[BSB-ROUND-BID] Reveal:") and f"Seat 1 {hidden_tile}" in line
-               for line in log_lines(w))
+    assert any(
+        line.startswith("[BSB-ROUND-BID] Reveal:") and f"Seat 1 {hidden_tile}" in line
+        for line in log_lines(w)
+    )
 
 
 def test_placement_buttons_hints_and_rules():
@@ -219,9 +223,12 @@ def test_the_board_fits_a_900_pixel_output_area():
                 head = attributes(svg)
                 assert head["width"] == "880" and head["viewBox"] == f"0 0 880 {head['height']}"
                 assert "max-width:100%" in head["style"] and "height:auto" in head["style"]
-                fixed = [int(v) for v in re.findall(r'width="(\d+)', board) + re.findall(r"width:\s*(\d+)px", board)]
+                fixed = [
+                    int(v)
+                    for v in re.findall(r'width="(\d+)', board) + re.findall(r"width:\s*(\d+)px", board)
+                ]
                 assert max(fixed) <= 900, (players, step, max(fixed))
-                assert overflow(board[board.index("<svg"):]) == [], (players, step)
+                assert overflow(board[board.index("<svg") :]) == [], (players, step)
             if w.session.state.is_terminal():
                 break
             w.step_button.click()
@@ -272,6 +279,7 @@ def test_the_log_names_a_vip_as_the_board_prints_it():
 # -- readable on a classroom projector; the board in words --------------------------------------
 from bus_lab.games.busstop.render import table_summary  # noqa: E402
 
+
 def test_the_board_text_is_classroom_size_and_nothing_overlaps():
     """BSB-COMP-BOARD: at full size (880 px in a 940 px output area) no text on the board is smaller
     than 11 px -- passenger letters, tile numbers, queue slots, zone icons -- and no text overlaps
@@ -281,7 +289,7 @@ def test_the_board_text_is_classroom_size_and_nothing_overlaps():
         w = BusstopWidget(players=players, humans=(), seed=players, passenger_bonus=True, end_bonus=True)
         for step in range(400):
             if step % 7 == 0 or w.session.state.is_terminal():
-                svg = w.board.value[w.board.value.index("<svg"):]
+                svg = w.board.value[w.board.value.index("<svg") :]
                 assert smallest_text_on_screen(svg) >= 11, (players, step)
                 assert crowding(svg) == [], (players, step)
             if w.session.state.is_terminal():
@@ -292,9 +300,15 @@ def test_the_board_text_is_classroom_size_and_nothing_overlaps():
         w.step_button.click()
     view = w.session.state.view(None)
     for k, board in enumerate(view["boards"]):
-        board.update(queue=["VGi", "ET", "Sa", "0/7"] * 5, received=["VGr", "ET", "1/10", "Ba"] * 3,
-                     hand=list(range(1, 11)), pile=["Gi"] * 48, penalty=["Gi"] * 12, requirement="empty_queue",
-                     bonus_sort="salaryman")
+        board.update(
+            queue=["VGi", "ET", "Sa", "0/7"] * 5,
+            received=["VGr", "ET", "1/10", "Ba"] * 3,
+            hand=list(range(1, 11)),
+            pile=["Gi"] * 48,
+            penalty=["Gi"] * 12,
+            requirement="empty_queue",
+            bonus_sort="salaryman",
+        )
         view["scores"][k] = -148
     view["zone"][0]["black"] = [1, 2, 3, 4, 5]  # a teacher's sheet: more arrows than fit as icons
     view["acting"], view["node"], view["conductor"] = 3, "place", 3
@@ -323,11 +337,11 @@ def test_the_board_in_words_has_the_line_up_the_tiles_played_and_the_hands():
         assert f"Tiles played: Seat 0 tile {shown}, " in words
         assert (f"Seat 1 tile {hidden}." in words) == seen
         assert ("Seat 1 a tile face down." in words) == (not seen)
-        assert f"Seat 0: bus 1 0/3; bus 2 0/4; bus 3 0/5 locked; queue 0; score pile 0; hand " in words
+        assert "Seat 0: bus 1 0/3; bus 2 0/4; bus 3 0/5 locked; queue 0; score pile 0; hand " in words
         hand = view["boards"][1]["hand"]
         assert (hidden in hand) == (not seen)  # a tile chosen face down still counts as in the hand
         assert ("hand " + ", ".join(map(str, hand[:-1])) + f" and {hand[-1]}.") in words
-        proxy = words[words.rindex("the proxy bus: "):]
+        proxy = words[words.rindex("the proxy bus: ") :]
         assert proxy.endswith("; 10 tiles face down.") and "hand" not in proxy
         assert words in html.unescape(re.search(r'aria-label="([^"]*)"', table_svg(view)).group(1))
     while not state.played:
@@ -335,4 +349,6 @@ def test_the_board_in_words_has_the_line_up_the_tiles_played_and_the_hands():
         state = w.session.state
     words = table_summary(state.view(0))
     assert "Left for white icons: " in words and "Zone: P1 " in words
-    assert re.search(r"Left for white icons: (?:(?:Seat \d|the proxy bus)'s tile \d+ \([a-z]+\)(?:, |\.))+", words)
+    assert re.search(
+        r"Left for white icons: (?:(?:Seat \d|the proxy bus)'s tile \d+ \([a-z]+\)(?:, |\.))+", words
+    )

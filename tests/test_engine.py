@@ -1,4 +1,5 @@
 """The game-agnostic engine: Param checks, the registry, events, errors and the light import."""
+
 from __future__ import annotations
 
 import json
@@ -9,11 +10,17 @@ import pytest
 
 import bus_lab
 from bus_lab import (
-    BusLabError, Event, IllegalActionError, OptionNotBuiltError, ParameterError, UnknownGameError, load_game,
-    registered_games, state_from_dict,
+    BusLabError,
+    Event,
+    IllegalActionError,
+    OptionNotBuiltError,
+    ParameterError,
+    UnknownGameError,
+    load_game,
+    registered_games,
+    state_from_dict,
 )
-from bus_lab.engine import Param
-from bus_lab.engine import registry
+from bus_lab.engine import Param, registry
 
 
 # -- Param ------------------------------------------------------------------------------------
@@ -58,8 +65,14 @@ def test_param_free_value():
 # -- Game ---------------------------------------------------------------------------------------
 def test_game_defaults_equality_and_repr():
     game = load_game("ride_the_bus")
-    assert game.params == {"players": 4, "board": "pyramid", "row_points": "escalating",
-                           "bus": "higher_lower", "streak": 5, "mode": "classic"}
+    assert game.params == {
+        "players": 4,
+        "board": "pyramid",
+        "row_points": "escalating",
+        "bus": "higher_lower",
+        "streak": 5,
+        "mode": "classic",
+    }
     assert game.num_players == 4
     assert game == load_game("ride_the_bus", players=4)
     assert game != load_game("ride_the_bus", players=3)
@@ -133,8 +146,12 @@ def test_register_game(monkeypatch):
 def test_event_to_dict_is_json_safe_and_a_copy():
     event = Event(rule="RTB-Q2", text="Seat 0 answers Q2.", step=6, data={"seat": 0, "guess": "higher"})
     as_dict = event.to_dict()
-    assert as_dict == {"rule": "RTB-Q2", "text": "Seat 0 answers Q2.", "step": 6,
-                       "data": {"seat": 0, "guess": "higher"}}
+    assert as_dict == {
+        "rule": "RTB-Q2",
+        "text": "Seat 0 answers Q2.",
+        "step": 6,
+        "data": {"seat": 0, "guess": "higher"},
+    }
     assert json.loads(json.dumps(as_dict)) == as_dict
     as_dict["data"]["seat"] = 9
     assert event.data["seat"] == 0
@@ -177,9 +194,20 @@ def test_import_bus_lab_is_light():
         "s.run_to_end()\n"
         "print(sorted(m for m in ('ipywidgets', 'matplotlib', 'numpy') if m in sys.modules))\n"
     )
-    bare = subprocess.run([sys.executable, "-c", "import bus_lab, sys; print(sorted(m for m in "
-                           "('ipywidgets', 'matplotlib', 'numpy') if m in sys.modules))"],
-                          capture_output=True, text=True, timeout=60, check=True)
+    bare = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import bus_lab, sys; print(sorted(m for m in "
+            "('ipywidgets', 'matplotlib', 'numpy') if m in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert bare.stdout.strip() == "[]"
-    played = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    played = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
     assert played.stdout.strip() == "[]"

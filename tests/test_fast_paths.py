@@ -17,6 +17,7 @@ players):
 * :func:`~bus_lab.prob.guess_odds` (one Fraction per guess: right cards / cards of the draw pile)
   equals summing the exact ``chance_outcomes()`` probabilities of the right cards, at every guess.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,7 +28,16 @@ from fractions import Fraction
 import pytest
 
 import bus_lab
-from bus_lab import CHANCE, TERMINAL, Event, IllegalActionError, OptionNotBuiltError, ParameterError, State, load_game
+from bus_lab import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    IllegalActionError,
+    OptionNotBuiltError,
+    ParameterError,
+    State,
+    load_game,
+)
 from bus_lab.engine.core import _one_in
 from bus_lab.engine.policies import random_policy, sample_chance, sample_chance_exact
 
@@ -120,7 +130,9 @@ def test_sample_chance_follows_weighted_probabilities():
     scaled = Scaled(load_game("ride_the_bus"))
     for k in range(50):
         rng, ref = random.Random(k), random.Random(k)
-        assert sample_chance(scaled, rng) == sample_chance_exact(state, ref) and rng.getstate() == ref.getstate()
+        assert (
+            sample_chance(scaled, rng) == sample_chance_exact(state, ref) and rng.getstate() == ref.getstate()
+        )
 
 
 def test_sample_chance_refuses_a_decision_node():
@@ -158,7 +170,9 @@ def _plain_guess_odds(state) -> dict[int, Fraction]:
     for guess in (a for a in state.legal_actions() if state.is_guess(a)):
         after = state.clone()
         after.apply_action(guess)
-        odds[guess] = sum((p for card, p in after.chance_outcomes() if after.pending_guess_right(card)), Fraction(0))
+        odds[guess] = sum(
+            (p for card, p in after.chance_outcomes() if after.pending_guess_right(card)), Fraction(0)
+        )
     return odds
 
 
@@ -170,8 +184,12 @@ def test_guess_odds_equal_summed_chance_outcomes(config):
     from bus_lab.prob.ride_the_bus import best_guess, guess_odds
 
     name, params = CONFIGS[config]
-    guesses = [st for seed in range(PLAYOUTS) for st in _playout_states(name, params, seed)
-               if not st.is_chance_node() and not st.is_terminal() and st.is_guess(st.legal_actions()[0])]
+    guesses = [
+        st
+        for seed in range(PLAYOUTS)
+        for st in _playout_states(name, params, seed)
+        if not st.is_chance_node() and not st.is_terminal() and st.is_guess(st.legal_actions()[0])
+    ]
     assert guesses
     for state in guesses:
         odds = guess_odds(state)
@@ -237,16 +255,23 @@ def test_apply_action_refuses_what_why_illegal_refuses(playouts):
             copy.apply_action(_Action(legal[0]), seat=_Seat.FIRST if player == 0 else None)
             plain.apply_action(legal[0])
             assert copy.history() == plain.history()
-            assert copy.num_chance_steps() == plain.num_chance_steps() == \
-                state.num_chance_steps() + (player == CHANCE)
+            assert (
+                copy.num_chance_steps()
+                == plain.num_chance_steps()
+                == state.num_chance_steps() + (player == CHANCE)
+            )
 
 
 def test_event_is_a_frozen_dataclass():
     by_keyword = Event(rule="RTB-Q1", text="Seat 0 answers Q1.", step=2, data={"seat": 0})
     by_position = Event("RTB-Q1", "Seat 0 answers Q1.", 2, {"seat": 0})
     assert by_keyword == by_position and by_keyword != Event("RTB-Q1", "Seat 0 answers Q1.", 3, {"seat": 0})
-    assert (by_position.rule, by_position.text, by_position.step, by_position.data) == \
-        ("RTB-Q1", "Seat 0 answers Q1.", 2, {"seat": 0})
+    assert (by_position.rule, by_position.text, by_position.step, by_position.data) == (
+        "RTB-Q1",
+        "Seat 0 answers Q1.",
+        2,
+        {"seat": 0},
+    )
     assert [f.name for f in dataclasses.fields(Event)] == ["rule", "text", "step", "data"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         by_keyword.step = 3

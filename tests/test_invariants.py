@@ -19,6 +19,7 @@ and each end of its integer options (see ``_configs``). The Ride the Bus section
 that list against the rules and adds card conservation (RTB-SETUP-DECK, RTB-DISCARD,
 RTB-DECK-EMPTY) on every board, bus and mode.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -291,7 +292,11 @@ def check_no_leak(session: Session) -> None:
     universe = {lab for lab in universe if len(lab) >= 2}
     simple = {lab for lab in universe if WORD.fullmatch(lab)}
     rest = sorted(universe - simple, key=len, reverse=True)
-    other = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(map(re.escape, rest)) + r")(?![A-Za-z0-9])") if rest else None
+    other = (
+        re.compile(r"(?<![A-Za-z0-9])(" + "|".join(map(re.escape, rest)) + r")(?![A-Za-z0-9])")
+        if rest
+        else None
+    )
     revealed: set[str] = set()
     for i in range(len(session)):
         state = session.state_at(i)
@@ -333,7 +338,9 @@ PLAYOUT_EXAMPLES = 6
 
 
 @pytest.mark.parametrize("name, params", CONFIGS, ids=CONFIG_IDS)
-@settings(max_examples=PLAYOUT_EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=PLAYOUT_EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(seed=st.integers(min_value=0, max_value=2**31 - 1), pick=st.integers(min_value=0, max_value=99))
 @example(seed=0, pick=0)
 @example(seed=1, pick=1)
@@ -458,7 +465,7 @@ def rtb_cards_check(session: Session) -> int:
         assert all(CODE.match(c) for c in together)
         if i > 0:
             before = session.state_at(i - 1)
-            new_events = state.events()[len(before.events()):]
+            new_events = state.events()[len(before.events()) :]
             if before.is_chance_node():
                 code = before.action_to_string(state.history()[-1])
                 assert code not in dealt_since_shuffle, f"{code} dealt twice between reshuffles"
@@ -476,7 +483,9 @@ def rtb_cards_check(session: Session) -> int:
 @given(seed=st.integers(min_value=0, max_value=2**31 - 1), pick=st.integers(min_value=0, max_value=1))
 @example(seed=0, pick=0)
 @example(seed=1, pick=1)
-@example(seed=3636, pick=0)   # 2 players, Give & Take: the last card is dealt, discarded and reshuffled in one step
+@example(
+    seed=3636, pick=0
+)  # 2 players, Give & Take: the last card is dealt, discarded and reshuffled in one step
 def test_rtb_cards_conserved(name, params, seed, pick):
     """RTB-SETUP-DECK: the 52 cards are all somewhere, once, at every step (RTB-DECK-EMPTY too),
     on every board, bus and mode, with random and best-odds players."""
@@ -486,8 +495,9 @@ def test_rtb_cards_conserved(name, params, seed, pick):
 RTB_BIG_TABLES = [(name, params) for name, params in RTB_CONFIGS if params["players"] == 8]
 
 
-@pytest.mark.parametrize("name, params", RTB_BIG_TABLES,
-                         ids=[i for i, c in zip(RTB_IDS, RTB_CONFIGS) if c in RTB_BIG_TABLES])
+@pytest.mark.parametrize(
+    "name, params", RTB_BIG_TABLES, ids=[i for i, c in zip(RTB_IDS, RTB_CONFIGS) if c in RTB_BIG_TABLES]
+)
 def test_rtb_reshuffles_are_covered(name, params):
     """RTB-DECK-EMPTY: eight-player games reach the reshuffle on every board, bus and mode, and
     cards stay conserved through it."""

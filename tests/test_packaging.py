@@ -85,10 +85,9 @@ def test_pins_satisfy_pyproject_dependencies():
     extras = project["optional-dependencies"]
     lab = pinned_versions(LAB_PINS)
     everything = pinned_versions(LAB_PINS, TEST_PINS)
-    for spec, pins in (
-        [(s, lab) for s in project["dependencies"] + extras["lab"]]
-        + [(s, everything) for s in extras["test"]]
-    ):
+    for spec, pins in [(s, lab) for s in project["dependencies"] + extras["lab"]] + [
+        (s, everything) for s in extras["test"]
+    ]:
         req = requirements.Requirement(spec)
         name = canonical(req.name)
         assert name in pins, f"{req.name} is not pinned"

@@ -4,6 +4,7 @@ JupyterLab shows a figure's PNG as an ``<img>`` without ``alt`` text; the lesson
 chart with ``show_chart(fig, alt)`` instead, an ``<img alt="…">`` whose description is the
 author's sentence followed by what the figure itself holds (titles, axes, series, values).
 """
+
 from __future__ import annotations
 
 import io
@@ -52,9 +53,14 @@ def test_show_chart_gives_an_img_with_the_authors_sentence_and_the_figures_conte
     chart = show_chart(fig, "Red is right twice as often as black here")
     assert isinstance(chart, Chart)
     assert chart.alt.startswith("Red is right twice as often as black here. Chart with 1 panel.")
-    for part in ("Panel “Question 1”.", "Horizontal axis: colour.", "Vertical axis: P(right).",
-                 "Bars “exact”: red: 0.5; black: 0.25.", "Line “fair”: horizontal, at 0.3.",
-                 "Legend: simulated, fair, exact."):
+    for part in (
+        "Panel “Question 1”.",
+        "Horizontal axis: colour.",
+        "Vertical axis: P(right).",
+        "Bars “exact”: red: 0.5; black: 0.25.",
+        "Line “fair”: horizontal, at 0.3.",
+        "Legend: simulated, fair, exact.",
+    ):
         assert part in chart.alt, (part, chart.alt)
     bundle = chart._repr_mimebundle_()
     assert bundle["text/plain"] == chart.alt == str(chart)
@@ -72,7 +78,7 @@ def test_the_png_is_a_real_image_of_the_stated_size_and_pyplot_forgets_the_figur
     assert chart.png[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = mpimg.imread(io.BytesIO(chart.png), format="png")
     assert pixels.shape[:2] == (chart.height, chart.width)
-    assert 100 < chart.width < 5 * 50 + 50          # a 5-inch figure at 50 dpi, cropped tight
+    assert 100 < chart.width < 5 * 50 + 50  # a 5-inch figure at 50 dpi, cropped tight
     assert number not in plt.get_fignums()
 
 
@@ -110,14 +116,23 @@ def test_error_bars_long_lines_and_colour_grids_are_described():
     text = describe_figure(fig)
     plt.close(fig)
     assert "Points with error bars “measured”: 1: 0.3; 2: 0.4." in text
-    assert ("Line “exact”: 40 points, x from 0 to 39, y from 0 at the start to 0.975 at the end "
-            "(lowest 0, highest 0.975).") in text
+    assert (
+        "Line “exact”: 40 points, x from 0 to 39, y from 0 at the start to 0.975 at the end "
+        "(lowest 0, highest 0.975)."
+    ) in text
     assert "A colour grid with values from 0 to 1." in text
-    assert text.startswith("Chart with 2 panels.")      # the colour bar is not a panel
+    assert text.startswith("Chart with 2 panels.")  # the colour bar is not a panel
 
 
-@pytest.mark.parametrize("alt, error", [("chart", ValueError), ("   " + "x" * (MIN_ALT_CHARS - 1), ValueError),
-                                        (None, TypeError), (42, TypeError)])
+@pytest.mark.parametrize(
+    "alt, error",
+    [
+        ("chart", ValueError),
+        ("   " + "x" * (MIN_ALT_CHARS - 1), ValueError),
+        (None, TypeError),
+        (42, TypeError),
+    ],
+)
 def test_an_alt_text_that_says_nothing_is_refused(alt, error):
     fig = bar_and_line_figure()
     with pytest.raises(error, match="alt"):
@@ -144,19 +159,36 @@ def lesson_cells() -> list[tuple[str, int, str]]:
 
 
 def test_every_chart_in_the_lessons_is_shown_with_a_description():
-    figure_cells = [(p, i, s) for p, i, s in lesson_cells()
-                    if MAKES_FIGURE.search(s) and not re.search(r"^def new_figure", s, re.M)]
+    figure_cells = [
+        (p, i, s)
+        for p, i, s in lesson_cells()
+        if MAKES_FIGURE.search(s) and not re.search(r"^def new_figure", s, re.M)
+    ]
     assert len(figure_cells) >= 30, "the lessons' charts were not found"
     missing = [f"{p} cell {i}" for p, i, s in figure_cells if not re.search(r"^show_chart\(fig, ", s, re.M)]
     assert not missing, f"charts shown without show_chart(fig, alt): {missing}"
-    bare = [f"{p} cell {i}" for p, i, s in lesson_cells()
-            if re.search(r"^(fig|display\(fig\)|plt\.show\(\))\s*$", s, re.M)]
+    bare = [
+        f"{p} cell {i}"
+        for p, i, s in lesson_cells()
+        if re.search(r"^(fig|display\(fig\)|plt\.show\(\))\s*$", s, re.M)
+    ]
     assert not bare, f"figures displayed as a bare image (no alt text): {bare}"
 
 
 #: The Okabe-Ito palette (safe for the common kinds of colour blindness) and greys.
-SAFE_COLOURS = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000",
-                "#999999", "#555555", "#FFFFFF"}
+SAFE_COLOURS = {
+    "#E69F00",
+    "#56B4E9",
+    "#009E73",
+    "#F0E442",
+    "#0072B2",
+    "#D55E00",
+    "#CC79A7",
+    "#000000",
+    "#999999",
+    "#555555",
+    "#FFFFFF",
+}
 SAFE_COLOUR_MAPS = {"viridis", "cividis"}
 
 
@@ -165,5 +197,9 @@ def test_lesson_charts_use_colour_blind_safe_colours():
     for _path, _index, source in lesson_cells():
         used |= {h.upper() for h in re.findall(r"#[0-9A-Fa-f]{6}\b", source)}
         maps |= set(re.findall(r"cmap=\"(\w+)\"", source))
-    assert len(used) >= 5 and used <= SAFE_COLOURS, f"colours outside the safe palette: {sorted(used - SAFE_COLOURS)}"
-    assert maps <= SAFE_COLOUR_MAPS, f"colour maps that are not colour-blind safe: {sorted(maps - SAFE_COLOUR_MAPS)}"
+    assert len(used) >= 5 and used <= SAFE_COLOURS, (
+        f"colours outside the safe palette: {sorted(used - SAFE_COLOURS)}"
+    )
+    assert maps <= SAFE_COLOUR_MAPS, (
+        f"colour maps that are not colour-blind safe: {sorted(maps - SAFE_COLOUR_MAPS)}"
+    )

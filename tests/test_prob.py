@@ -5,6 +5,7 @@ which knows nothing of the engine: it takes the 52 card codes, removes the cards
 counts the ones that make a guess right), then compared with the engine's exact Fractions.
 Rules: RTB-Q1, RTB-Q2, RTB-Q3, RTB-Q4, RTB-B-GUESS, RTB-DECK-EMPTY.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,7 +19,18 @@ from hypothesis import strategies as st
 from bus_lab import Session, load_game
 from bus_lab.engine import sample_chance
 from bus_lab.games.ride_the_bus import (
-    BLACK, CLUBS, DIAMONDS, GIVE_BASE, HEARTS, HIGHER, INSIDE, LOWER, OUTSIDE, RED, SPADES, parse_card,
+    BLACK,
+    CLUBS,
+    DIAMONDS,
+    GIVE_BASE,
+    HEARTS,
+    HIGHER,
+    INSIDE,
+    LOWER,
+    OUTSIDE,
+    RED,
+    SPADES,
+    parse_card,
 )
 from bus_lab.prob import best_guess, guess_odds
 
@@ -154,16 +166,22 @@ def test_rule_sheet_fact_after_a_seven():
     """RTB-Q2: the rule sheet's figures after a first 7 with nothing else seen, by counting:
     8, 9, T, J, Q, K, A are 7 ranks x 4 = 28 higher; 2 … 6 are 5 x 4 = 20 lower; 3 sevens tie."""
     unseen = ALL_CODES - {"7H"}
-    assert count_odds(unseen, ["higher", "lower"], ["7H"]) == {"higher": Fraction(28, 51), "lower": Fraction(20, 51)}
+    assert count_odds(unseen, ["higher", "lower"], ["7H"]) == {
+        "higher": Fraction(28, 51),
+        "lower": Fraction(20, 51),
+    }
     same = sum(rank(c) == rank("7H") for c in unseen)
     assert Fraction(same, 51) == Fraction(3, 51)
 
 
-@pytest.mark.parametrize("other, higher, lower", [
-    ("KS", 28 - 1, 20),   # the other seat's king is one fewer higher card
-    ("3S", 28, 20 - 1),   # its three is one fewer lower card
-    ("7C", 28, 20),       # its seven leaves both counts alone (2 sevens left tie)
-])
+@pytest.mark.parametrize(
+    "other, higher, lower",
+    [
+        ("KS", 28 - 1, 20),  # the other seat's king is one fewer higher card
+        ("3S", 28, 20 - 1),  # its three is one fewer lower card
+        ("7C", 28, 20),  # its seven leaves both counts alone (2 sevens left tie)
+    ],
+)
 def test_q2_odds_after_a_seven(other, higher, lower):
     """RTB-Q2: seat 0 holds 7H, seat 1's first card is known: 50 unseen cards, counted by hand."""
     state = seat0_question(2, ["7H"], [other])
@@ -200,8 +218,12 @@ def test_q4_suit_odds_sum_to_one():
     """RTB-Q4: 2C 3C 4C and KS KD KH seen: 46 unseen: 10 clubs, 12 of each other suit."""
     state = seat0_question(4, ["2C", "3C", "4C"], ["KS", "KD", "KH"])
     odds = guess_odds(state)
-    assert odds == {CLUBS: Fraction(10, 46), DIAMONDS: Fraction(12, 46), HEARTS: Fraction(12, 46),
-                    SPADES: Fraction(12, 46)}
+    assert odds == {
+        CLUBS: Fraction(10, 46),
+        DIAMONDS: Fraction(12, 46),
+        HEARTS: Fraction(12, 46),
+        SPADES: Fraction(12, 46),
+    }
     assert sum(odds.values()) == 1
     assert best_guess(state) == (DIAMONDS, Fraction(12, 46))
 
@@ -238,13 +260,22 @@ def guess_states(players: int, seeds, policy: str = "random"):
         session.run_to_end()
         for i in range(len(session)):
             state = session.state_at(i)
-            if not state.is_chance_node() and not state.is_terminal() and state.is_guess(state.legal_actions()[0]):
+            if (
+                not state.is_chance_node()
+                and not state.is_terminal()
+                and state.is_guess(state.legal_actions()[0])
+            ):
                 yield state
 
 
-@pytest.mark.parametrize("players, seeds, policy", [
-    (2, range(0, 6), "random"), (4, range(6, 10), "best_odds"), (8, range(10, 16), "random"),
-])
+@pytest.mark.parametrize(
+    "players, seeds, policy",
+    [
+        (2, range(0, 6), "random"),
+        (4, range(6, 10), "best_odds"),
+        (8, range(10, 16), "random"),
+    ],
+)
 def test_guess_odds_match_brute_force_counting(players, seeds, policy):
     """RTB-Q1 … RTB-Q4, RTB-B-GUESS, RTB-DECK-EMPTY: at every guess of seeded games the exact odds
     equal a count over the 52 cards minus the cards on the table (before a reshuffle: minus every
@@ -268,15 +299,25 @@ def test_guess_odds_match_brute_force_counting(players, seeds, policy):
 
 #: Tables whose guesses the property test below visits: every bus, board and mode, 1–8 players.
 VARIANTS = [
-    (1, {"mode": "gauntlet"}), (2, {}), (3, {"mode": "gauntlet"}), (4, {}), (4, {"bus": "questions"}),
-    (2, {"bus": "questions", "board": "give_and_take"}), (5, {"board": "give_and_take"}),
-    (6, {"row_points": "flat", "streak": 3}), (8, {"bus": "questions"}), (8, {"streak": 7}),
+    (1, {"mode": "gauntlet"}),
+    (2, {}),
+    (3, {"mode": "gauntlet"}),
+    (4, {}),
+    (4, {"bus": "questions"}),
+    (2, {"bus": "questions", "board": "give_and_take"}),
+    (5, {"board": "give_and_take"}),
+    (6, {"row_points": "flat", "streak": 3}),
+    (8, {"bus": "questions"}),
+    (8, {"streak": 7}),
 ]
 
 
 @settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(range(len(VARIANTS))), seed=st.integers(min_value=0, max_value=2**31 - 1),
-       policy=st.sampled_from(["random", "best_odds"]))
+@given(
+    variant=st.sampled_from(range(len(VARIANTS))),
+    seed=st.integers(min_value=0, max_value=2**31 - 1),
+    policy=st.sampled_from(["random", "best_odds"]),
+)
 @example(variant=8, seed=3, policy="random")  # a questions bus with 8 players: reshuffles
 @example(variant=0, seed=0, policy="best_odds")  # the lone rider's gauntlet
 def test_guess_odds_equal_an_independent_count_over_the_unseen_cards(variant, seed, policy):
@@ -354,7 +395,9 @@ def test_monte_carlo_engine_draws_match_exact_odds():
     say(after, "higher")
     rng = random.Random(7)
     n = 20_000
-    hits = sum(is_right("higher", after.action_to_string(sample_chance(after, rng)), ["7H"]) for _ in range(n))
+    hits = sum(
+        is_right("higher", after.action_to_string(sample_chance(after, rng)), ["7H"]) for _ in range(n)
+    )
     assert within_4_se(hits, n, exact)
 
 

@@ -9,11 +9,12 @@ rank sequences, plain Fraction recursions that enumerate the 52 cards with the e
 finite-deck simulation against the engine itself: card-by-card replays of simulated buses, and
 whole games played by ``best_odds`` bots.
 """
+
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -21,7 +22,15 @@ import bus_lab
 from bus_lab.engine.errors import ParameterError
 from bus_lab.engine.session import Session
 from bus_lab.games.ride_the_bus import (
-    BLACK, CLUBS, HIGHER, INSIDE, LOWER, OUTSIDE, RED, judge, parse_card,
+    BLACK,
+    CLUBS,
+    HIGHER,
+    INSIDE,
+    LOWER,
+    OUTSIDE,
+    RED,
+    judge,
+    parse_card,
 )
 from bus_lab.prob import bus as B
 from bus_lab.prob.ride_the_bus import guess_odds
@@ -52,7 +61,7 @@ def streak_from_first_card(streak):
     return sum(ways.values())
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_bus(streak, left, s, r):
     """(P(off), E[guesses], E[misses]) from streak s, rank r, `left` guesses left: a plain
     Fraction recursion (RTB-B-STREAK, RTB-B-END)."""
@@ -90,7 +99,7 @@ def best_qb_guess(question, run):
     return max(guesses[question], key=lambda g: sum(judge(g, c, run) for c in ALL_CARDS))
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_qb(left, run_ranks):
     """P(off the questions bus within `left` guesses) from a run with these ranks; cards drawn
     with replacement from the 52, each judged by the engine (RTB-QB-ORDER, RTB-QB-MISS)."""
@@ -113,7 +122,7 @@ def ref_qb(left, run_ranks):
     return total / 52
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_gauntlet(streak, rides_left, s, r):
     """P(a lone rider wins) with `rides_left` rides (this one included), streak s, card of rank
     r to beat (RTB-SG-RIDE, RTB-SG-RIDES, RTB-SG-WIN)."""
@@ -201,7 +210,8 @@ def finite_streak_by_enumeration(streak):
     enumerate the unseen cards one by one, best play counting them, a fair coin on equal
     counts (as the best_odds bot). Only ranks matter for higher/lower, so the cards seen are
     remembered by rank."""
-    @lru_cache(maxsize=None)
+
+    @cache
     def go(seen, beat, s):  # seen: sorted ranks of the cards seen; beat: rank to beat
         if s == streak:
             return Fraction(1)
@@ -348,7 +358,9 @@ def test_gauntlet_simulation_with_replacement():
 # the finite-deck simulation against the engine
 # ------------------------------------------------------------------------------------------
 def engine_to_bus_start(players, seed, **options):
-    session = Session(bus_lab.load_game("ride_the_bus", players=players, **options), seed=seed, bots="best_odds")
+    session = Session(
+        bus_lab.load_game("ride_the_bus", players=players, **options), seed=seed, bots="best_odds"
+    )
     while session.state.node not in ("bus_start", "qb_guess"):
         session.step()
     return session
@@ -381,8 +393,11 @@ def hl_action(call, _question):
 
 
 def qb_action(call, question):
-    return {1: (BLACK, RED), 2: (LOWER, HIGHER), 3: (OUTSIDE, INSIDE)}[question][call] if question < 4 \
+    return (
+        {1: (BLACK, RED), 2: (LOWER, HIGHER), 3: (OUTSIDE, INSIDE)}[question][call]
+        if question < 4
         else CLUBS + call
+    )
 
 
 @pytest.mark.parametrize("players,streak", [(2, 5), (8, 7)])
@@ -432,7 +447,7 @@ def test_finite_simulation_agrees_with_engine_games():
         gap_off += (end.streak >= 5) - sim.off.mean
         gap_guesses += end.bus_guesses - sim.guesses.mean
         var_off += sim.off.mean * (1 - sim.off.mean) * (1 + 1 / sim.n)
-        var_guesses += sim.guesses.stderr ** 2 * sim.n * (1 + 1 / sim.n)
+        var_guesses += sim.guesses.stderr**2 * sim.n * (1 + 1 / sim.n)
     assert abs(gap_off) <= 3 * math.sqrt(var_off)
     assert abs(gap_guesses) <= 3 * math.sqrt(var_guesses)
 
@@ -442,12 +457,14 @@ def test_gauntlet_simulation_agrees_with_engine_games():
     games = 150
     wins = 0
     for seed in range(games):
-        session = Session(bus_lab.load_game("ride_the_bus", players=1, mode="gauntlet"), seed=seed, bots="best_odds")
+        session = Session(
+            bus_lab.load_game("ride_the_bus", players=1, mode="gauntlet"), seed=seed, bots="best_odds"
+        )
         session.run_to_end()
         wins += session.state.winners() == [0]
     sim = B.simulate_gauntlet(100_000, 5, seed=1)
     p = sim.win.mean
-    assert abs(wins / games - p) <= 3 * math.sqrt(p * (1 - p) / games + sim.win.stderr ** 2)
+    assert abs(wins / games - p) <= 3 * math.sqrt(p * (1 - p) / games + sim.win.stderr**2)
     # and the finite deck differs from the chain with replacement (counting cards helps)
     assert sim.win.z_score(B.gauntlet_win_chance(5)) > 10
 
@@ -455,20 +472,23 @@ def test_gauntlet_simulation_agrees_with_engine_games():
 # ------------------------------------------------------------------------------------------
 # arguments
 # ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("call", [
-    lambda: B.bus_off_chance(0),
-    lambda: B.bus_off_chance(5, 0),
-    lambda: B.bus_off_chance(5, policy="lucky"),
-    lambda: B.expected_guesses(True),
-    lambda: B.gauntlet_win_chance(5, rides=0),
-    lambda: B.simulate_bus(1, 5),
-    lambda: B.simulate_bus(100, 5, cards_out=["ZZ"]),
-    lambda: B.simulate_bus(100, 5, cards_out=["7H", "7H"]),
-    lambda: B.simulate_bus(100, 5, cards_out=["7H"], discard=["7H"]),
-    lambda: B.simulate_bus(100, 5, cards_out=range(51)),
-    lambda: B.simulate_bus(100, 5, replacement=True, cards_out=["7H"]),
-    lambda: B.simulate_questions_bus(100, cards_out=range(48)),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: B.bus_off_chance(0),
+        lambda: B.bus_off_chance(5, 0),
+        lambda: B.bus_off_chance(5, policy="lucky"),
+        lambda: B.expected_guesses(True),
+        lambda: B.gauntlet_win_chance(5, rides=0),
+        lambda: B.simulate_bus(1, 5),
+        lambda: B.simulate_bus(100, 5, cards_out=["ZZ"]),
+        lambda: B.simulate_bus(100, 5, cards_out=["7H", "7H"]),
+        lambda: B.simulate_bus(100, 5, cards_out=["7H"], discard=["7H"]),
+        lambda: B.simulate_bus(100, 5, cards_out=range(51)),
+        lambda: B.simulate_bus(100, 5, replacement=True, cards_out=["7H"]),
+        lambda: B.simulate_questions_bus(100, cards_out=range(48)),
+    ],
+)
 def test_bad_arguments_raise_clear_errors(call):
     with pytest.raises(ParameterError):
         call()

@@ -5,6 +5,7 @@ The pinned figures below were recorded before the simulations of ``part1``, ``py
 shared one loop: the same seed must keep giving the same floats to the last bit (the lessons'
 saved outputs show them).
 """
+
 from __future__ import annotations
 
 import math
@@ -54,7 +55,9 @@ def test_run_batches_closes_the_progress_bar_when_play_raises(monkeypatch):
         def close(self):
             self.closed = True
 
-    monkeypatch.setattr(mc, "progress_bar", lambda total, enabled=True, description="": Bar() if enabled else None)
+    monkeypatch.setattr(
+        mc, "progress_bar", lambda total, enabled=True, description="": Bar() if enabled else None
+    )
 
     def play(rng, start, size):
         if start >= 6:
@@ -79,7 +82,7 @@ def test_moments_match_the_estimate_of_all_samples():
     a, b = rng.integers(0, 9, 1000), rng.random(1000) < 0.2
     acc = Moments(("a", "b"))
     for lo in range(0, 1000, 300):
-        acc.add({"a": a[lo:lo + 300], "b": b[lo:lo + 300], "ignored": None})
+        acc.add({"a": a[lo : lo + 300], "b": b[lo : lo + 300], "ignored": None})
     assert acc.n == 1000
     for name, samples in (("a", a), ("b", b)):
         got, want = acc.estimate(name), estimate(samples)
@@ -113,33 +116,67 @@ def _bits(e: Estimate) -> tuple[str, str, int]:
 
 
 PINNED = [
-    ("simulate_part1", lambda: part1.simulate_part1(250_001, seed=1, keep_samples=False)["all_four_right"],
-     ("0x1.03c03ac91a411p-4", "0x1.ff1865b5e7158p-12", 250_001)),
-    ("simulate_part1 points", lambda: part1.simulate_part1(250_001, seed=1, keep_samples=False)["expected_points"],
-     ("0x1.395df8127d40dp+2", "0x1.398e96bd4ab6dp-8", 250_001)),
-    ("simulate_seat", lambda: part1.simulate_seat(5000, seed=1, players=3, seat=1)["all_four_right"],
-     ("0x1.3d07c84b5dcc6p-4", "0x1.ef635a082a37ep-9", 5000)),
-    ("simulate_pyramids", lambda: pyramid.simulate_pyramids(ROWS, n=1001, seed=1, batch=7)["points"],
-     ("0x1.945d1745d1746p+3", "0x1.9ca66f3953fdap-4", 1001)),
-    ("pyramid_over_deals", lambda: pyramid.pyramid_over_deals(3, 40, seed=1)["points"],
-     ("0x1.60f1ad2afdcdbp+3", "0x1.2d865acb547a6p-3", 40)),
-    ("engine_playouts", lambda: pyramid.engine_playouts(ROWS, n=60, seed=1)["points"],
-     ("0x1.9cccccccccccdp+3", "0x1.9e461e3330116p-2", 60)),
-    ("simulate_bus", lambda: bus.simulate_bus(1003, 5, seed=1, batch=17).points,
-     ("0x1.f2fba9386822bp+1", "0x1.f32996d67b74bp-4", 1003)),
-    ("simulate_questions_bus", lambda: bus.simulate_questions_bus(230_001, seed=1).points,
-     ("0x1.313b7acbc5dc0p+3", "0x1.c361e3a83a6cdp-7", 230_001)),
-    ("simulate_gauntlet", lambda: bus.simulate_gauntlet(1003, 5, seed=1, batch=17).win,
-     ("0x1.bf2ba522f793cp-1", "0x1.583f01c1e841cp-7", 1003)),
-    ("monte_carlo", lambda: monte_carlo(lambda rng, size: rng.random(size) < 0.3, 250_001, seed=5),
-     ("0x1.3349f439e15e4p-2", "0x1.e08ebefa36feep-11", 250_001)),
-    ("monte_carlo squares", lambda: monte_carlo(lambda rng, size: rng.integers(0, 7, size) ** 2, 1001, seed=5,
-                                                batch=13),
-     ("0x1.8ecd1b5d58be4p+3", "0x1.8f4c4b0a82172p-2", 1001)),
+    (
+        "simulate_part1",
+        lambda: part1.simulate_part1(250_001, seed=1, keep_samples=False)["all_four_right"],
+        ("0x1.03c03ac91a411p-4", "0x1.ff1865b5e7158p-12", 250_001),
+    ),
+    (
+        "simulate_part1 points",
+        lambda: part1.simulate_part1(250_001, seed=1, keep_samples=False)["expected_points"],
+        ("0x1.395df8127d40dp+2", "0x1.398e96bd4ab6dp-8", 250_001),
+    ),
+    (
+        "simulate_seat",
+        lambda: part1.simulate_seat(5000, seed=1, players=3, seat=1)["all_four_right"],
+        ("0x1.3d07c84b5dcc6p-4", "0x1.ef635a082a37ep-9", 5000),
+    ),
+    (
+        "simulate_pyramids",
+        lambda: pyramid.simulate_pyramids(ROWS, n=1001, seed=1, batch=7)["points"],
+        ("0x1.945d1745d1746p+3", "0x1.9ca66f3953fdap-4", 1001),
+    ),
+    (
+        "pyramid_over_deals",
+        lambda: pyramid.pyramid_over_deals(3, 40, seed=1)["points"],
+        ("0x1.60f1ad2afdcdbp+3", "0x1.2d865acb547a6p-3", 40),
+    ),
+    (
+        "engine_playouts",
+        lambda: pyramid.engine_playouts(ROWS, n=60, seed=1)["points"],
+        ("0x1.9cccccccccccdp+3", "0x1.9e461e3330116p-2", 60),
+    ),
+    (
+        "simulate_bus",
+        lambda: bus.simulate_bus(1003, 5, seed=1, batch=17).points,
+        ("0x1.f2fba9386822bp+1", "0x1.f32996d67b74bp-4", 1003),
+    ),
+    (
+        "simulate_questions_bus",
+        lambda: bus.simulate_questions_bus(230_001, seed=1).points,
+        ("0x1.313b7acbc5dc0p+3", "0x1.c361e3a83a6cdp-7", 230_001),
+    ),
+    (
+        "simulate_gauntlet",
+        lambda: bus.simulate_gauntlet(1003, 5, seed=1, batch=17).win,
+        ("0x1.bf2ba522f793cp-1", "0x1.583f01c1e841cp-7", 1003),
+    ),
+    (
+        "monte_carlo",
+        lambda: monte_carlo(lambda rng, size: rng.random(size) < 0.3, 250_001, seed=5),
+        ("0x1.3349f439e15e4p-2", "0x1.e08ebefa36feep-11", 250_001),
+    ),
+    (
+        "monte_carlo squares",
+        lambda: monte_carlo(lambda rng, size: rng.integers(0, 7, size) ** 2, 1001, seed=5, batch=13),
+        ("0x1.8ecd1b5d58be4p+3", "0x1.8f4c4b0a82172p-2", 1001),
+    ),
 ]
 
 
-@pytest.mark.parametrize("run, want", [(run, want) for _, run, want in PINNED], ids=[name for name, _, _ in PINNED])
+@pytest.mark.parametrize(
+    "run, want", [(run, want) for _, run, want in PINNED], ids=[name for name, _, _ in PINNED]
+)
 def test_seeded_simulations_give_the_recorded_figures(run, want):
     assert _bits(run()) == want
 

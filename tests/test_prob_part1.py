@@ -6,6 +6,7 @@ card identities written without the module's canonical keys, by the vectorised s
 seeded engine playouts (``Session`` games with the ``best_odds`` and ``random`` bots).
 Rules: RTB-Q-ORDER, RTB-Q1, RTB-Q2, RTB-Q3, RTB-Q4, RTB-Q-WRONG, RTB-Q-RIGHT.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -18,13 +19,34 @@ import pytest
 
 from bus_lab import Session, load_game
 from bus_lab.games.ride_the_bus import (
-    BLACK, CLUBS, DIAMONDS, HEARTS, HIGHER, INSIDE, LOWER, OUTSIDE, RED, SPADES, parse_card,
+    BLACK,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    HIGHER,
+    INSIDE,
+    LOWER,
+    OUTSIDE,
+    RED,
+    SPADES,
+    parse_card,
 )
 from bus_lab.prob import guess_odds
 from bus_lab.prob.part1 import (
-    POINTS, all_four_right, expected_part1_points, part1_pattern_distribution, part1_points_distribution,
-    q1_table, q2_table, q3_table, q4_table, question_right_chances, seat_expectations, simulate_part1,
-    simulate_seat, table_question_right_chances,
+    POINTS,
+    all_four_right,
+    expected_part1_points,
+    part1_pattern_distribution,
+    part1_points_distribution,
+    q1_table,
+    q2_table,
+    q3_table,
+    q4_table,
+    question_right_chances,
+    seat_expectations,
+    simulate_part1,
+    simulate_seat,
+    table_question_right_chances,
 )
 
 RANKS = "23456789TJQKA"
@@ -73,7 +95,11 @@ def lone_state(cards: list[str]):
 def test_q1_table_matches_engine():
     """RTB-Q1 on a fresh deck, from the engine's own guess_odds."""
     odds = guess_odds(lone_state([]))
-    assert q1_table() == {"red": odds[RED], "black": odds[BLACK]} == {"red": Fraction(1, 2), "black": Fraction(1, 2)}
+    assert (
+        q1_table()
+        == {"red": odds[RED], "black": odds[BLACK]}
+        == {"red": Fraction(1, 2), "black": Fraction(1, 2)}
+    )
 
 
 def test_q2_table_matches_engine_for_every_rank():
@@ -101,7 +127,12 @@ def test_q4_table_matches_engine():
     three clubs, clubs 10/49."""
     table = q4_table()
     odds = guess_odds(lone_state(["2C", "3C", "4D"]))
-    assert (odds[CLUBS], odds[DIAMONDS], odds[HEARTS], odds[SPADES]) == (table[2], table[1], table[0], table[0])
+    assert (odds[CLUBS], odds[DIAMONDS], odds[HEARTS], odds[SPADES]) == (
+        table[2],
+        table[1],
+        table[0],
+        table[0],
+    )
     assert guess_odds(lone_state(["2C", "3C", "4C"]))[CLUBS] == table[3] == Fraction(10, 49)
 
 
@@ -136,8 +167,9 @@ def brute_force_patterns(policy: str, seen: tuple[str, ...] = ()) -> dict[tuple[
             a2 = pick_hi if r2 > r1 else pick_lo if r2 < r1 else 0
             left2 = [c for c in left1 if c != c2]
             lo, hi = min(r1, r2), max(r1, r2)
-            pick_in, pick_out = split([sum(lo < r < hi for r, _ in left2),
-                                       sum(r < lo or r > hi for r, _ in left2)], policy, 2)
+            pick_in, pick_out = split(
+                [sum(lo < r < hi for r, _ in left2), sum(r < lo or r > hi for r, _ in left2)], policy, 2
+            )
             suit_left = [sum(s == t for _, s in left2) for t in range(4)]
             tt = tf = ft = ff = 0
             for r3, s3 in left2:
@@ -151,8 +183,12 @@ def brute_force_patterns(policy: str, seen: tuple[str, ...] = ()) -> dict[tuple[
                 ff += (2 - a3) * (d4 - r4)
             for ok1, p1 in ((True, a1), (False, 2 - a1)):
                 for ok2, p2 in ((True, a2), (False, 2 - a2)):
-                    for (ok3, ok4), p34 in (((True, True), tt), ((True, False), tf), ((False, True), ft),
-                                            ((False, False), ff)):
+                    for (ok3, ok4), p34 in (
+                        ((True, True), tt),
+                        ((True, False), tf),
+                        ((False, True), ft),
+                        ((False, False), ff),
+                    ):
                         out[(ok1, ok2, ok3, ok4)] += p1 * p2 * p34
     total = 2 * 2 * 2 * d4 * n * (n - 1) * (n - 2)
     return {k: Fraction(v, total) for k, v in out.items() if v}
@@ -271,7 +307,7 @@ def test_exact_agrees_with_engine_playouts(policy, exact_policy):
     assert abs(four / games - p) <= 4 * math.sqrt(p * (1 - p) / games)
     dist = part1_points_distribution(exact_policy)
     mean = float(expected_part1_points(exact_policy))
-    sd = math.sqrt(float(sum(k * k * q for k, q in dist.items())) - mean ** 2)
+    sd = math.sqrt(float(sum(k * k * q for k, q in dist.items())) - mean**2)
     assert abs(points / games - mean) <= 4 * sd / math.sqrt(games)
 
 

@@ -4,6 +4,7 @@ simulation of 100,000+ pyramids and playouts on the step-through engine.
 
 Rules: RTB-P-LAYOUT, RTB-P-FLIP, RTB-P-MATCH, RTB-P-POINTS, RTB-P-GIVE, RTB-P-NOMATCH, RTB-B-RIDER.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,8 +15,15 @@ import pytest
 
 from bus_lab import Session, load_game
 from bus_lab.prob.pyramid import (
-    FIGURES, engine_playouts, first_appearance, pyramid_fresh_deck, pyramid_odds, pyramid_odds_from_state,
-    pyramid_over_deals, row_weights, simulate_pyramids,
+    FIGURES,
+    engine_playouts,
+    first_appearance,
+    pyramid_fresh_deck,
+    pyramid_odds,
+    pyramid_odds_from_state,
+    pyramid_over_deals,
+    row_weights,
+    simulate_pyramids,
 )
 
 RANKS = "23456789TJQKA"
@@ -49,8 +57,12 @@ def brute_force(rows: list[list[str]], flipped: list[str], pile: list[str], weig
             else:
                 no_match[j] = 1
         rider = max(len(row) for row in left)
-        figures = {"points": sum(points), "cards_played": played, "no_match": sum(no_match),
-                   "rider_cards": rider}
+        figures = {
+            "points": sum(points),
+            "cards_played": played,
+            "no_match": sum(no_match),
+            "rider_cards": rider,
+        }
         for k, (a, b) in enumerate([(0, 4), (4, 7), (7, 9), (9, 10)], start=1):
             figures[f"points_row{k}"] = sum(points[a:b])
         for j in range(10):
@@ -72,18 +84,33 @@ def state_after(rows: list[list[str]], flips: list[str], row_points: str = "esca
     next flip (random bots make the guesses and hand out the points)."""
     game = load_game("ride_the_bus", players=len(rows), row_points=row_points)
     session = Session(game, seed=seed, bots="random", deck=deal_order(rows) + flips)
-    while not (session.state.phase != "questions" and session.state.is_chance_node()
-               and session.state.pyramid_index == len(flips)):
+    while not (
+        session.state.phase != "questions"
+        and session.state.is_chance_node()
+        and session.state.pyramid_index == len(flips)
+    ):
         assert session.step() is not None
     return session.state
 
 
-EIGHT_ROWS = [["4S", "6H", "4D", "JH"], ["QS", "8S", "AD", "JC"], ["AH", "AS", "AC", "8D"],
-              ["QC", "TC", "9C", "9S"], ["6D", "7D", "5H", "7C"], ["6S", "3C", "2H", "8H"],
-              ["5C", "TH", "3D", "4C"], ["5D", "KD", "JD", "2C"]]
+EIGHT_ROWS = [
+    ["4S", "6H", "4D", "JH"],
+    ["QS", "8S", "AD", "JC"],
+    ["AH", "AS", "AC", "8D"],
+    ["QC", "TC", "9C", "9S"],
+    ["6D", "7D", "5H", "7C"],
+    ["6S", "3C", "2H", "8H"],
+    ["5C", "TH", "3D", "4C"],
+    ["5D", "KD", "JD", "2C"],
+]
 EIGHT_FLIPS = ["TS", "3H", "8C", "QH", "9H", "7S", "3S"]
 TWO_ROWS = [["7H", "KS", "7S", "4C"], ["9D", "4D", "2H", "2C"]]
-FOUR_ROWS = [["7H", "KS", "7S", "4C"], ["9D", "4D", "2H", "2C"], ["AS", "AD", "QC", "3H"], ["5C", "6D", "8H", "JS"]]
+FOUR_ROWS = [
+    ["7H", "KS", "7S", "4C"],
+    ["9D", "4D", "2H", "2C"],
+    ["AS", "AD", "QC", "3H"],
+    ["5C", "6D", "8H", "JS"],
+]
 
 
 # -- by hand ---------------------------------------------------------------------------------------
@@ -114,11 +141,13 @@ def test_a_hand_counted_table():
     unseen among 44 cards; no two is, so seat 1 keeps four cards and rides with 4 for sure."""
     rows = [["7C", "7D", "7H", "KS"], ["2C", "2D", "2H", "2S"]]
     odds = pyramid_odds(rows)
-    seven_shows = Fraction(10, 44)                      # 7S is any of the ten flips, 1/44 each
+    seven_shows = Fraction(10, 44)  # 7S is any of the ten flips, 1/44 each
     king_never = Fraction(math.comb(41, 10), math.comb(44, 10))
-    king_points = sum(math.prod(Fraction(41 - t, 44 - t) for t in range(j)) * Fraction(3, 44 - j) * ESCALATING[j]
-                      for j in range(10))
-    sevens_points = 3 * Fraction(sum(ESCALATING), 44)   # three sevens at the 7S's row points
+    king_points = sum(
+        math.prod(Fraction(41 - t, 44 - t) for t in range(j)) * Fraction(3, 44 - j) * ESCALATING[j]
+        for j in range(10)
+    )
+    sevens_points = 3 * Fraction(sum(ESCALATING), 44)  # three sevens at the 7S's row points
     assert odds.expected_points == sevens_points + king_points
     assert odds.expected_cards_played == 3 * seven_shows + (1 - king_never)
     assert odds.expected_no_match == 10 - seven_shows - (1 - king_never)
@@ -178,13 +207,17 @@ def test_state_odds_while_points_are_being_handed_out():
     assert giving.no_match_by_flip[0] == 0
     # the rest by hand: 9 flips from the 43 unseen cards; held ranks K (1 card, 3 unseen), 4 (2, 2),
     # 9 (1, 3) and 2 (2, 2); each card is played at its rank's first flip, at that row's points
-    future = sum(held * sum(p * w for p, w in zip(first_appearance(43, unseen, 9), ESCALATING[1:]))
-                 for held, unseen in [(1, 3), (2, 2), (1, 3), (2, 2)])
+    future = sum(
+        held * sum(p * w for p, w in zip(first_appearance(43, unseen, 9), ESCALATING[1:]))
+        for held, unseen in [(1, 3), (2, 2), (1, 3), (2, 2)]
+    )
     assert giving.expected_points == 2 + future
     assert giving.expected_points_by_row[0] == 2 + sum(
-        held * sum(first_appearance(43, unseen, 9)[:3]) for held, unseen in [(1, 3), (2, 2), (1, 3), (2, 2)])
+        held * sum(first_appearance(43, unseen, 9)[:3]) for held, unseen in [(1, 3), (2, 2), (1, 3), (2, 2)]
+    )
     assert giving.expected_cards_played == 2 + sum(
-        held * sum(first_appearance(43, unseen, 9)) for held, unseen in [(1, 3), (2, 2), (1, 3), (2, 2)])
+        held * sum(first_appearance(43, unseen, 9)) for held, unseen in [(1, 3), (2, 2), (1, 3), (2, 2)]
+    )
 
 
 def test_odds_after_the_pyramid_are_the_facts():
@@ -196,8 +229,9 @@ def test_odds_after_the_pyramid_are_the_facts():
         session.step()
     state = session.state
     odds = pyramid_odds_from_state(state)
-    ledger_points = sum(line["points"] for s in range(4) for line in state.score_breakdown(s)
-                        if line["rule"] == "RTB-P-GIVE")
+    ledger_points = sum(
+        line["points"] for s in range(4) for line in state.score_breakdown(s) if line["rule"] == "RTB-P-GIVE"
+    )
     no_match = sum(1 for e in state.events() if e.rule == "RTB-P-NOMATCH")
     left = max(len(row) for row in state.rows)
     assert odds.start == 10
@@ -219,16 +253,24 @@ def test_fresh_deck_against_rank_by_rank_counting(players):
     got = pyramid_fresh_deck(players)
     rows = 4 * players
     pile = 52 - rows
-    p_match = sum(Fraction(math.comb(rows, a) * math.comb(10, b) * math.comb(52 - rows - 10, 4 - a - b),
-                           math.comb(52, 4))
-                  for a in range(1, 5) for b in range(1, 5) if a + b <= 4)
+    p_match = sum(
+        Fraction(
+            math.comb(rows, a) * math.comb(10, b) * math.comb(52 - rows - 10, 4 - a - b), math.comb(52, 4)
+        )
+        for a in range(1, 5)
+        for b in range(1, 5)
+        if a + b <= 4
+    )
     assert got["no_match"] == 10 - 13 * p_match
     points = Fraction(0)
     played = Fraction(0)
     for u in range(4):
         p_u = Fraction(math.comb(3, u) * math.comb(48, pile - u), math.comb(51, pile))
         shows = 1 - Fraction(math.comb(pile - u, 10), math.comb(pile, 10))
-        at = [math.prod(Fraction(pile - u - t, pile - t) for t in range(j)) * Fraction(u, pile - j) for j in range(10)]
+        at = [
+            math.prod(Fraction(pile - u - t, pile - t) for t in range(j)) * Fraction(u, pile - j)
+            for j in range(10)
+        ]
         points += rows * p_u * sum(a * w for a, w in zip(at, ESCALATING))
         played += rows * p_u * shows
     assert got["points"] == points
@@ -295,14 +337,17 @@ def test_same_seed_same_estimates():
 
 
 # -- errors ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("rows, message", [
-    ([["7H", "KS", "7S", "4C"]], "2 to 8 players"),
-    ([["7H"]] * 9, "2 to 8 players"),
-    ([["7H", "KS", "7S", "4C", "5C"], ["2C"]], "at most 4"),
-    ([["7H", "KS"], ["7H"]], "twice"),
-    ([["7H", "1X"], ["2C"]], "not a card code"),
-    ("7H KS", "list of rows"),
-])
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        ([["7H", "KS", "7S", "4C"]], "2 to 8 players"),
+        ([["7H"]] * 9, "2 to 8 players"),
+        ([["7H", "KS", "7S", "4C", "5C"], ["2C"]], "at most 4"),
+        ([["7H", "KS"], ["7H"]], "twice"),
+        ([["7H", "1X"], ["2C"]], "not a card code"),
+        ("7H KS", "list of rows"),
+    ],
+)
 def test_bad_rows(rows, message):
     with pytest.raises(ValueError, match=message):
         pyramid_odds(rows)
@@ -325,6 +370,8 @@ def test_bad_arguments():
 
 def test_from_state_needs_a_pyramid():
     with pytest.raises(ValueError, match="no pyramid"):
-        pyramid_odds_from_state(load_game("ride_the_bus", players=2, board="give_and_take").new_initial_state())
+        pyramid_odds_from_state(
+            load_game("ride_the_bus", players=2, board="give_and_take").new_initial_state()
+        )
     with pytest.raises(ValueError, match="Part 1 is not over"):
         pyramid_odds_from_state(load_game("ride_the_bus", players=2).new_initial_state())

@@ -1,4 +1,5 @@
 """Self-check answer boxes: answers read as students write them, verdicts shown in words."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -11,10 +12,19 @@ from bus_lab.widgets import AnswerBox
 from bus_lab.widgets.quiz import read_number
 
 
-@pytest.mark.parametrize("text, value", [("28/51", Fraction(28, 51)), (" 0.5 ", Fraction(1, 2)),
-                                         ("55%", Fraction(11, 20)), ("1 1/2", Fraction(3, 2)),
-                                         ("-1 1/2", Fraction(-3, 2)), ("−3", Fraction(-3)),
-                                         ("1,000", Fraction(1000)), ("3 / 4", Fraction(3, 4))])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("28/51", Fraction(28, 51)),
+        (" 0.5 ", Fraction(1, 2)),
+        ("55%", Fraction(11, 20)),
+        ("1 1/2", Fraction(3, 2)),
+        ("-1 1/2", Fraction(-3, 2)),
+        ("−3", Fraction(-3)),
+        ("1,000", Fraction(1000)),
+        ("3 / 4", Fraction(3, 4)),
+    ],
+)
 def test_numbers_are_read_as_students_write_them(text, value):
     assert read_number(text) == value
 
@@ -36,7 +46,7 @@ def test_exact_and_close_decimal_answers_are_right_and_the_exact_value_is_given(
     assert box.check("0.549") and "The exact value is 28/51." in box.verdict.value
     assert box.check("54.9%")
     assert not box.check("0.6") and "Not quite. Hint: count the cards above a 7" in box.verdict.value
-    assert not box.check("29/51")                 # an exact answer must be exact
+    assert not box.check("29/51")  # an exact answer must be exact
     assert box.last_right is False
     assert "role='status'" in box.verdict.value
 
@@ -44,7 +54,7 @@ def test_exact_and_close_decimal_answers_are_right_and_the_exact_value_is_given(
 def test_words_ignore_case_and_spaces_and_bad_input_is_explained():
     box = AnswerBox("more", hint="compare the two averages")
     assert box.check("  More ") and box.check("MORE")
-    assert AnswerBox("higher/lower", hint="").check("Higher / Lower")    # spaces never matter
+    assert AnswerBox("higher/lower", hint="").check("Higher / Lower")  # spaces never matter
     assert not box.check("less") and "Hint: compare the two averages" in box.verdict.value
     numeric = AnswerBox(4, hint="count them")
     assert not numeric.check("four") and "Could not read 'four' as a number" in numeric.verdict.value
@@ -54,12 +64,12 @@ def test_words_ignore_case_and_spaces_and_bad_input_is_explained():
 
 def test_typing_and_enter_or_the_button_check_the_answer():
     box = AnswerBox(Fraction(1, 2), hint="half the deck is red")
-    box.answer.value = "1/2"                      # Enter in the box sends the value
+    box.answer.value = "1/2"  # Enter in the box sends the value
     assert box.last_right is True
     box.answer.value = "1/3"
     box.check_button.click()
     assert box.last_right is False and "Not quite" in box.verdict.value
-    box.answer.value = ""                         # clearing the box clears the verdict
+    box.answer.value = ""  # clearing the box clears the verdict
     assert box.last_right is None and "Not quite" not in box.verdict.value
     assert "3/7" in box.answer.placeholder
     assert box.check_button.description == "Check" and box.check_button.tooltip
@@ -69,7 +79,7 @@ def test_typing_and_enter_or_the_button_check_the_answer():
 def test_yes_no_questions_take_yes_no_true_or_false_in_any_case():
     import numpy as np
 
-    box = AnswerBox(np.bool_(True), hint="compare the two shares")    # a numpy bool is a bool
+    box = AnswerBox(np.bool_(True), hint="compare the two shares")  # a numpy bool is a bool
     assert box.truth is True and box.answer.placeholder == "yes or no"
     assert box.check("Yes") and box.check(" TRUE ") and box.check("y")
     assert not box.check("no") and "Hint: compare the two shares" in box.verdict.value
@@ -116,7 +126,7 @@ def test_every_your_turn_question_in_the_lessons_is_answered_in_a_box():
                 in_code.append(f"{path.name} cell {index}")
             if cell["cell_type"] == "markdown" and re.search(r"^### Your turn", source, re.M):
                 questions += 1
-                later = [c for c in cells[index + 1:] if c["cell_type"] == "code"]
+                later = [c for c in cells[index + 1 :] if c["cell_type"] == "code"]
                 follows = [c for c in later if "AnswerBox(" in "".join(c["source"])]
                 if follows and later.index(follows[0]) <= 4:
                     boxed += 1
@@ -134,12 +144,15 @@ def test_a_decimal_rounded_as_typed_is_right_and_a_near_miss_is_told_it_is_close
     for typed in ("0.69", "69%", "0.692", "69.2%", ".692"):
         assert box.check(typed) and "The exact value is 9/13." in box.verdict.value, typed
     for typed in ("0.7", "0.68", "70%"):
-        assert not box.check(typed) and "Close, but not quite" in box.verdict.value and "Hint" not in \
-            box.verdict.value, typed
+        assert (
+            not box.check(typed)
+            and "Close, but not quite" in box.verdict.value
+            and "Hint" not in box.verdict.value
+        ), typed
     assert not box.check("0.6") and "Hint: count the ranks above a 5" in box.verdict.value
-    assert not box.check("9/14") and "Hint" in box.verdict.value      # a fraction must be exact
+    assert not box.check("9/14") and "Hint" in box.verdict.value  # a fraction must be exact
     eighth = AnswerBox(Fraction(1, 8), hint="")
-    assert eighth.check("0.13") and eighth.check("0.12") and eighth.check("12.5%")   # a half rounds either way
+    assert eighth.check("0.13") and eighth.check("0.12") and eighth.check("12.5%")  # a half rounds either way
     whole = AnswerBox(16, hint="about one try in six succeeds")
     assert not whole.check("16.4") and "Close" in whole.verdict.value and whole.check("16")
 
@@ -147,7 +160,9 @@ def test_a_decimal_rounded_as_typed_is_right_and_a_near_miss_is_told_it_is_close
 def test_other_right_answers_a_leading_article_and_a_labelled_number_count():
     heading = AnswerBox("N", hint="drive on the right", also=("north",))
     assert heading.check("n") and heading.check("North") and not heading.check("south")
-    assert AnswerBox("lowest", hint="").check("the lowest") and AnswerBox("streak 7", hint="").check("Streak7")
+    assert AnswerBox("lowest", hint="").check("the lowest") and AnswerBox("streak 7", hint="").check(
+        "Streak7"
+    )
     seat = AnswerBox(2, hint="most cards first")
     assert seat.check("seat 2") and seat.check("Seat 2") and not seat.check("seat 1")
     assert read_number("row 3") == 3 and read_number("seat -1/2") == Fraction(-1, 2)

@@ -4,6 +4,7 @@ Every scenario is set up with a scripted deck: the tests apply the card actions 
 (``state.apply_action(parse_card("7H"))``), so each value asserted here is worked out by hand
 from the rules, not read back from the engine.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,15 +12,24 @@ import re
 from fractions import Fraction
 
 import pytest
+from rtb_script import (
+    ALL_CODES,
+    NO_MATCH_PYRAMID,
+    RANKS,
+    at_give,
+    deal,
+    events_since,
+    give,
+    new_state,
+    rules_since,
+    say,
+)
 
 import bus_lab
 from bus_lab import IllegalActionError, ParameterError, Session, UnknownGameError, load_game
 from bus_lab.games.ride_the_bus import GIVE_BASE, HIGHER, LOWER, card_code, parse_card
 from bus_lab.games.ride_the_bus.cards import card_label
 from bus_lab.games.ride_the_bus.render import describe
-from rtb_script import (
-    ALL_CODES, NO_MATCH_PYRAMID, RANKS, at_give, deal, events_since, give, new_state, rules_since, say,
-)
 
 QUESTION_POINTS = {1: 1, 2: 2, 3: 3, 4: 4}
 
@@ -153,16 +163,19 @@ def test_rtb_setup_deck_one_shuffled_52_card_deck():
         assert card_code(parse_card(code)) == code
 
 
-@pytest.mark.parametrize("guess, first, card, right", [
-    ("higher", "AH", "2C", False),   # aces high, no wrap: nothing beats an ace
-    ("higher", "AH", "KC", False),
-    ("lower", "AH", "KC", True),
-    ("lower", "2H", "AC", False),    # an ace is not below a two
-    ("higher", "2H", "AC", True),
-    ("higher", "TH", "JC", True),    # ranks 2 … 9, T, J, Q, K, A
-    ("lower", "QH", "JC", True),
-    ("higher", "KH", "QC", False),
-])
+@pytest.mark.parametrize(
+    "guess, first, card, right",
+    [
+        ("higher", "AH", "2C", False),  # aces high, no wrap: nothing beats an ace
+        ("higher", "AH", "KC", False),
+        ("lower", "AH", "KC", True),
+        ("lower", "2H", "AC", False),  # an ace is not below a two
+        ("higher", "2H", "AC", True),
+        ("higher", "TH", "JC", True),  # ranks 2 … 9, T, J, Q, K, A
+        ("lower", "QH", "JC", True),
+        ("higher", "KH", "QC", False),
+    ],
+)
 def test_rtb_setup_deck_aces_high_no_wrap(guess, first, card, right):
     """RTB-SETUP-DECK: aces are high and ranks do not wrap (checked with RTB-Q2)."""
     state = to_seat0_question(2, [first], ["9S"])
@@ -418,10 +431,19 @@ def test_rtb_q_order_four_rounds_in_seat_order():
     assert state.view()["phase"] == "pyramid"
 
 
-@pytest.mark.parametrize("guess, card, right", [
-    ("red", "7H", True), ("red", "7D", True), ("red", "7C", False), ("red", "7S", False),
-    ("black", "7C", True), ("black", "7S", True), ("black", "7H", False), ("black", "7D", False),
-])
+@pytest.mark.parametrize(
+    "guess, card, right",
+    [
+        ("red", "7H", True),
+        ("red", "7D", True),
+        ("red", "7C", False),
+        ("red", "7S", False),
+        ("black", "7C", True),
+        ("black", "7S", True),
+        ("black", "7H", False),
+        ("black", "7D", False),
+    ],
+)
 def test_rtb_q1_red_or_black_worth_1(guess, card, right):
     """RTB-Q1: red or black, worth 1 point."""
     state = new_state(2)
@@ -432,10 +454,19 @@ def test_rtb_q1_red_or_black_worth_1(guess, card, right):
     assert state.returns() == ([0, 1] if right else [1, 0])
 
 
-@pytest.mark.parametrize("guess, card, right", [
-    ("higher", "8C", True), ("higher", "AC", True), ("higher", "6C", False), ("higher", "7C", False),
-    ("lower", "6C", True), ("lower", "2C", True), ("lower", "8C", False), ("lower", "7D", False),
-])
+@pytest.mark.parametrize(
+    "guess, card, right",
+    [
+        ("higher", "8C", True),
+        ("higher", "AC", True),
+        ("higher", "6C", False),
+        ("higher", "7C", False),
+        ("lower", "6C", True),
+        ("lower", "2C", True),
+        ("lower", "8C", False),
+        ("lower", "7D", False),
+    ],
+)
 def test_rtb_q2_higher_or_lower_worth_2_same_rank_wrong(guess, card, right):
     """RTB-Q2: higher or lower than the first card, worth 2; the same rank is wrong."""
     state = to_seat0_question(2, ["7H"], ["KS"])
@@ -449,22 +480,25 @@ def test_rtb_q2_higher_or_lower_worth_2_same_rank_wrong(guess, card, right):
     assert state.returns() == expected
 
 
-@pytest.mark.parametrize("first, second, guess, card, right", [
-    ("5H", "9C", "inside", "7D", True),
-    ("5H", "9C", "inside", "6S", True),
-    ("9C", "5H", "inside", "8S", True),   # the order of the two cards does not matter
-    ("5H", "9C", "inside", "5D", False),  # matching either rank is wrong
-    ("5H", "9C", "inside", "9S", False),
-    ("5H", "9C", "inside", "3C", False),
-    ("5H", "9C", "inside", "JD", False),
-    ("5H", "9C", "outside", "3C", True),
-    ("5H", "9C", "outside", "JD", True),
-    ("5H", "9C", "outside", "5S", False),
-    ("5H", "9C", "outside", "9D", False),
-    ("5H", "9C", "outside", "7D", False),
-    ("5H", "6C", "inside", "7D", False),  # adjacent ranks: nothing is strictly inside
-    ("5H", "6C", "outside", "7D", True),
-])
+@pytest.mark.parametrize(
+    "first, second, guess, card, right",
+    [
+        ("5H", "9C", "inside", "7D", True),
+        ("5H", "9C", "inside", "6S", True),
+        ("9C", "5H", "inside", "8S", True),  # the order of the two cards does not matter
+        ("5H", "9C", "inside", "5D", False),  # matching either rank is wrong
+        ("5H", "9C", "inside", "9S", False),
+        ("5H", "9C", "inside", "3C", False),
+        ("5H", "9C", "inside", "JD", False),
+        ("5H", "9C", "outside", "3C", True),
+        ("5H", "9C", "outside", "JD", True),
+        ("5H", "9C", "outside", "5S", False),
+        ("5H", "9C", "outside", "9D", False),
+        ("5H", "9C", "outside", "7D", False),
+        ("5H", "6C", "inside", "7D", False),  # adjacent ranks: nothing is strictly inside
+        ("5H", "6C", "outside", "7D", True),
+    ],
+)
 def test_rtb_q3_inside_or_outside_worth_3(first, second, guess, card, right):
     """RTB-Q3: inside or outside the first two cards, worth 3; matching either rank is wrong."""
     state = to_seat0_question(3, [first, second], ["KS", "KD"])
@@ -488,10 +522,19 @@ def test_rtb_q3_ruling_two_equal_ranks(card):
     assert got_outside is (rank_of(card) != rank_of("8H"))
 
 
-@pytest.mark.parametrize("guess, card, right", [
-    ("clubs", "QC", True), ("diamonds", "QD", True), ("hearts", "QH", True), ("spades", "QS", True),
-    ("clubs", "QS", False), ("diamonds", "QH", False), ("hearts", "QD", False), ("spades", "QC", False),
-])
+@pytest.mark.parametrize(
+    "guess, card, right",
+    [
+        ("clubs", "QC", True),
+        ("diamonds", "QD", True),
+        ("hearts", "QH", True),
+        ("spades", "QS", True),
+        ("clubs", "QS", False),
+        ("diamonds", "QH", False),
+        ("hearts", "QD", False),
+        ("spades", "QC", False),
+    ],
+)
 def test_rtb_q4_which_suit_worth_4(guess, card, right):
     """RTB-Q4: which suit, worth 4."""
     state = to_seat0_question(4, ["2C", "3C", "4C"], ["KS", "KD", "KH"])
@@ -504,9 +547,15 @@ def test_rtb_q4_which_suit_worth_4(guess, card, right):
     assert state.returns() == expected
 
 
-@pytest.mark.parametrize("number, guess, card", [
-    (1, "red", "2C"), (2, "higher", "2D"), (3, "inside", "AD"), (4, "hearts", "AS"),
-])
+@pytest.mark.parametrize(
+    "number, guess, card",
+    [
+        (1, "red", "2C"),
+        (2, "higher", "2D"),
+        (3, "inside", "AD"),
+        (4, "hearts", "AS"),
+    ],
+)
 def test_rtb_q_wrong_guesser_takes_the_points(number, guess, card):
     """RTB-Q-WRONG: a wrong guess adds the question's points to the guesser; play moves on."""
     state = to_seat0_question(number, ["5C", "9C", "7C"], ["KS", "KD", "KH"])
@@ -531,7 +580,10 @@ def test_rtb_q_right_guesser_chooses_who_takes_the_points():
     assert state.current_player() == 0
     assert state.legal_actions() == [GIVE_BASE + 1, GIVE_BASE + 2, GIVE_BASE + 3]
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
-        "give to seat 1", "give to seat 2", "give to seat 3"]
+        "give to seat 1",
+        "give to seat 2",
+        "give to seat 3",
+    ]
     with pytest.raises(IllegalActionError, match="another player"):
         give(state, 0)
     give(state, 2)
@@ -540,7 +592,13 @@ def test_rtb_q_right_guesser_chooses_who_takes_the_points():
     assert right[-1].data == {"giver": 0, "taker": 2, "points": 1}
     assert state.current_player() == 1
     assert state.score_breakdown(2) == [
-        {"label": "Part 1: given by others for their right guesses", "rule": "RTB-Q-RIGHT", "points": 1, "times": 1}]
+        {
+            "label": "Part 1: given by others for their right guesses",
+            "rule": "RTB-Q-RIGHT",
+            "points": 1,
+            "times": 1,
+        }
+    ]
 
 
 def test_rtb_q_right_worth_of_each_question():
@@ -615,7 +673,9 @@ def test_rtb_p_points_by_row(row_points, worth):
     play_part1(state, rows)
     # one flip per row matches one of seat 0's cards; every other flip matches nobody.
     flips = ["2H", "9C", "9D", "9H", "3H", "9S", "TC", "4H", "TD", "5H"]
-    assert [spot["points"] for spot in state.view()["pyramid"]] == [1] * 4 + [worth[1]] * 3 + [worth[2]] * 2 + [worth[3]]
+    assert [spot["points"] for spot in state.view()["pyramid"]] == [1] * 4 + [worth[1]] * 3 + [
+        worth[2]
+    ] * 2 + [worth[3]]
     got = []
     for code in flips:
         before = state.returns()
@@ -649,7 +709,11 @@ def test_rtb_p_give_one_choice_per_card_played():
     assert not at_give(state) and state.is_chance_node()
     assert state.returns() == [before[0], before[1] + 4, before[2] + 2]
     gave = events_since(state, start, "RTB-P-GIVE")
-    assert [(e.data["giver"], e.data["taker"], e.data["points"]) for e in gave] == [(0, 1, 2), (0, 2, 2), (0, 1, 2)]
+    assert [(e.data["giver"], e.data["taker"], e.data["points"]) for e in gave] == [
+        (0, 1, 2),
+        (0, 2, 2),
+        (0, 1, 2),
+    ]
 
 
 def test_rtb_p_nomatch_moves_straight_on():
@@ -730,10 +794,19 @@ def test_rtb_b_flip_starts_the_bus_with_a_face_up_card():
     assert state.legal_actions() == [HIGHER, LOWER]
 
 
-@pytest.mark.parametrize("guess, card, hit", [
-    ("higher", "QD", True), ("higher", "AD", True), ("higher", "7D", False), ("higher", "8D", False),
-    ("lower", "7D", True), ("lower", "4D", True), ("lower", "KD", False), ("lower", "8H", False),
-])
+@pytest.mark.parametrize(
+    "guess, card, hit",
+    [
+        ("higher", "QD", True),
+        ("higher", "AD", True),
+        ("higher", "7D", False),
+        ("higher", "8D", False),
+        ("lower", "7D", True),
+        ("lower", "4D", True),
+        ("lower", "KD", False),
+        ("lower", "8H", False),
+    ],
+)
 def test_rtb_b_guess_higher_or_lower_same_rank_misses(guess, card, hit):
     """RTB-B-GUESS: higher or lower than the last face-up card; the same rank is a miss; the new
     card becomes the card to beat."""
@@ -839,11 +912,14 @@ def test_rtb_b_end_streak_option_out_of_range(streak):
         load_game("ride_the_bus", streak=streak)
 
 
-@pytest.mark.parametrize("option, value, phase, rules", [
-    ("board", "give_and_take", "give_and_take", {"RTB-GT-LAYOUT", "RTB-GT-END"}),
-    ("bus", "questions", "bus", {"RTB-QB-ORDER", "RTB-QB-END"}),
-    ("mode", "gauntlet", "rides", {"RTB-SG-FLOW", "RTB-SG-ORDER", "RTB-SG-RIDE", "RTB-SG-WIN"}),
-])
+@pytest.mark.parametrize(
+    "option, value, phase, rules",
+    [
+        ("board", "give_and_take", "give_and_take", {"RTB-GT-LAYOUT", "RTB-GT-END"}),
+        ("bus", "questions", "bus", {"RTB-QB-ORDER", "RTB-QB-END"}),
+        ("mode", "gauntlet", "rides", {"RTB-SG-FLOW", "RTB-SG-ORDER", "RTB-SG-RIDE", "RTB-SG-WIN"}),
+    ],
+)
 def test_variant_options_are_playable(option, value, phase, rules):
     """The Give & Take board (RTB-GT-LAYOUT), the questions bus (RTB-QB-ORDER) and the solo
     gauntlet (RTB-SG-FLOW) are built: each loads, reaches its own phase, applies its own rules and
@@ -859,12 +935,15 @@ def test_variant_options_are_playable(option, value, phase, rules):
     assert session.state.view()["options"][option] == value
 
 
-@pytest.mark.parametrize("option, value, allowed", [
-    ("board", "tower", ["pyramid", "give_and_take"]),
-    ("row_points", "double", ["escalating", "flat"]),
-    ("bus", "train", ["higher_lower", "questions"]),
-    ("mode", "solo", ["classic", "gauntlet"]),
-])
+@pytest.mark.parametrize(
+    "option, value, allowed",
+    [
+        ("board", "tower", ["pyramid", "give_and_take"]),
+        ("row_points", "double", ["escalating", "flat"]),
+        ("bus", "train", ["higher_lower", "questions"]),
+        ("mode", "solo", ["classic", "gauntlet"]),
+    ],
+)
 def test_bad_option_values_name_the_allowed_values(option, value, allowed):
     """Bad option values raise ParameterError naming every allowed value."""
     with pytest.raises(ParameterError) as info:
@@ -907,13 +986,15 @@ def test_rtb_event_texts_name_cards_as_the_board_does():
     play_part1(state, [["TD", "AC", "2C", "3C"], ["4S", "4H", "5S", "5C"]])
     events = state.events()
     dealt = [e for e in events if e.rule == "RTB-Q-ORDER"]
-    assert [e.text for e in dealt[:2]] == ["10♦ is dealt face up into Seat 0's row.",
-                                           "4♠ is dealt face up into Seat 1's row."]
+    assert [e.text for e in dealt[:2]] == [
+        "10♦ is dealt face up into Seat 0's row.",
+        "4♠ is dealt face up into Seat 1's row.",
+    ]
     assert [e.data["card"] for e in dealt[:2]] == ["TD", "4S"]  # the payload keeps the codes
     assert state.action_to_string(parse_card("TD")) == "TD"  # and so do the action labels
     flip(state, "TS")  # seat 0 holds TD: it matches and is played
     flip(state, "AH")  # seat 0 holds AC
-    texts = [e.text for e in state.events()[len(events):]]
+    texts = [e.text for e in state.events()[len(events) :]]
     assert "Pyramid card 1 of 10 (row 1) is flipped: 10♠." in texts
     assert "Seat 0 matches and plays 10♦." in texts and "10♦ goes to the discard pile." in texts
     assert "Seat 0 matches and plays A♣." in texts and "The flipped A♥ goes to the discard pile." in texts
@@ -928,15 +1009,24 @@ def test_rtb_event_texts_name_cards_as_the_board_does():
     deal(state, "KD")
     texts = [e.text for e in state.events()]
     assert "Seat 1 calls higher than 8♣ (guess 1 of 40)." in texts
-    assert "K♦: a hit, streak 1 of 5." in texts and "8♣ is no longer needed and goes to the discard pile." in texts
+    assert (
+        "K♦: a hit, streak 1 of 5." in texts
+        and "8♣ is no longer needed and goes to the discard pile." in texts
+    )
     for event in state.events():
         assert not BARE_CODE.search(event.text), event
 
 
-@pytest.mark.parametrize("options", [
-    {}, {"board": "give_and_take"}, {"bus": "questions"}, {"mode": "gauntlet", "players": 2},
-    {"board": "give_and_take", "bus": "questions", "row_points": "flat"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"board": "give_and_take"},
+        {"bus": "questions"},
+        {"mode": "gauntlet", "players": 2},
+        {"board": "give_and_take", "bus": "questions", "row_points": "flat"},
+    ],
+)
 def test_rtb_no_card_code_in_any_sentence(options):
     """Whole games at every table setting: no event text, status, board description (aria-label) or
     text table (``print(state)``) names a card by its code; each card named in an event's data
@@ -956,8 +1046,9 @@ def test_rtb_no_card_code_in_any_sentence(options):
                     assert " ".join(card_label(parse_card(c)) for c in row) in table.splitlines()[1 + seat]
         for event in session.state.events():
             assert not BARE_CODE.search(event.text), event
-            named = [event.data.get("card")] + list(event.data.get("cards") or [] if event.rule != "RTB-DECK-EMPTY"
-                                                    else [])
+            named = [event.data.get("card")] + list(
+                event.data.get("cards") or [] if event.rule != "RTB-DECK-EMPTY" else []
+            )
             for code in (c for c in named if isinstance(c, str)):  # RTB-B-RIDER's "cards" are counts
                 assert card_label(parse_card(code)) in event.text, event
         for text in statuses:

@@ -7,6 +7,7 @@ Every scenario is played on a scripted deck: the tests apply the card actions th
 colours and suits, and every value asserted (points, rows, odds) is counted by hand from the
 rules, not read back from the engine.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -14,16 +15,36 @@ import json
 from fractions import Fraction
 
 import pytest
+from rtb_script import (
+    ALL_CODES,
+    NO_MATCH_PYRAMID,
+    RANKS,
+    at_give,
+    deal,
+    events_since,
+    give,
+    new_state,
+    rules_since,
+    say,
+)
 
 from bus_lab import IllegalActionError, ParameterError, Session, load_game
 from bus_lab.games.ride_the_bus import GIVE_BASE, INSIDE, OUTSIDE, judge, parse_card
 from bus_lab.prob.ride_the_bus import guess_odds
-from rtb_script import (
-    ALL_CODES, NO_MATCH_PYRAMID, RANKS, at_give, deal, events_since, give, new_state, rules_since, say,
-)
 
 SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-GUESS_WORDS = ("red", "black", "higher", "lower", "inside", "outside", "clubs", "diamonds", "hearts", "spades")
+GUESS_WORDS = (
+    "red",
+    "black",
+    "higher",
+    "lower",
+    "inside",
+    "outside",
+    "clubs",
+    "diamonds",
+    "hearts",
+    "spades",
+)
 # Ten pyramid cards of ranks 9, T and J: none of the rows below holds those ranks.
 ROWS_LOW = [["2C", "3C", "4C", "5C"], ["6S", "7S", "2S", "3S"]]  # ranks 2-7 only
 
@@ -88,8 +109,11 @@ def play_part1(state, rows, right=None, give_to=None) -> None:
         for seat in range(n):
             assert state.current_player() == seat
             number, before, code = r + 1, rows[seat][:r], rows[seat][r]
-            guess = right_guess(number, before, code) if number in right.get(seat, ()) else \
-                wrong_guess(number, before, code)
+            guess = (
+                right_guess(number, before, code)
+                if number in right.get(seat, ())
+                else wrong_guess(number, before, code)
+            )
             assert guess is not None
             say(state, guess)
             deal(state, code)
@@ -197,7 +221,13 @@ def test_rtb_gt_layout_eight_spots_give_then_take_drawn_when_their_turn_comes():
     deal(state, "4H")
     spot_events = events_since(state, start, "RTB-GT-LAYOUT")
     assert [e.data["card"] for e in spot_events] == ["4H"] and spot_events[0].data["kind"] == "give"
-    assert state.view()["spots"][0] == {"row": 1, "kind": "give", "points": 1, "cards": ["4H"], "current": True}
+    assert state.view()["spots"][0] == {
+        "row": 1,
+        "kind": "give",
+        "points": 1,
+        "cards": ["4H"],
+        "current": True,
+    }
     give(state, 1)
     # the next spot is the Take spot of row 1, drawn from the pile now: 43 cards left
     view = state.view()
@@ -293,11 +323,18 @@ def test_rtb_gt_give_one_choice_per_card_in_seat_order():
     give(state, 0)
     assert state.view()["points"] == [11, 11, 11]
     assert state.is_chance_node() and state.view()["gives"] == []
-    handed = [(e.data["giver"], e.data["taker"], e.data["points"]) for e in events_since(state, start, "RTB-GT-GIVE")
-              if "taker" in e.data]
+    handed = [
+        (e.data["giver"], e.data["taker"], e.data["points"])
+        for e in events_since(state, start, "RTB-GT-GIVE")
+        if "taker" in e.data
+    ]
     assert handed == [(0, 1, 1), (0, 2, 1), (1, 0, 1)]
-    assert {"label": "Part 2: Give spot points given by others", "rule": "RTB-GT-GIVE", "points": 1, "times": 1} \
-        in state.score_breakdown(2)
+    assert {
+        "label": "Part 2: Give spot points given by others",
+        "rule": "RTB-GT-GIVE",
+        "points": 1,
+        "times": 1,
+    } in state.score_breakdown(2)
 
 
 def test_rtb_gt_take_players_take_the_points_themselves():
@@ -315,22 +352,37 @@ def test_rtb_gt_take_players_take_the_points_themselves():
     assert view["points"] == [12, 11, 11]
     assert view["rows"] == [["6C"], ["7S", "8S", "9S"], ["TS", "JS", "QS", "KS"]]
     assert state.is_chance_node() and view["gives"] == [] and "Give spot of row 2" in state.status()
-    assert {"label": "Part 2: Take spot points", "rule": "RTB-GT-TAKE", "points": 2, "times": 1} \
-        in state.score_breakdown(0)
+    assert {
+        "label": "Part 2: Take spot points",
+        "rule": "RTB-GT-TAKE",
+        "points": 2,
+        "times": 1,
+    } in state.score_breakdown(0)
 
 
 # The eight spots of GT_ROWS_3, each matching one card: (card flipped, seat playing, taker of a Give)
-EIGHT_SPOTS = [("2H", 0, 1), ("6H", 1, None), ("3H", 0, 2), ("7H", 1, None),
-               ("TH", 2, 0), ("4H", 0, None), ("JH", 2, 1), ("8H", 1, None)]
+EIGHT_SPOTS = [
+    ("2H", 0, 1),
+    ("6H", 1, None),
+    ("3H", 0, 2),
+    ("7H", 1, None),
+    ("TH", 2, 0),
+    ("4H", 0, None),
+    ("JH", 2, 1),
+    ("8H", 1, None),
+]
 
 
-@pytest.mark.parametrize("row_points, worth, final", [
-    # escalating: row r is worth r per card. Seat 0: 10 + 3 (given, row 3) + 3 (taken, row 3);
-    # Seat 1: 10 + 1 (given) + 1 + 2 (taken) + 4 (given) + 4 (taken); Seat 2: 10 + 2 (given).
-    ("escalating", [1, 1, 2, 2, 3, 3, 4, 4], [16, 22, 12]),
-    # flat: 1 per card on every spot. Seat 0: 10 + 2; Seat 1: 10 + 5; Seat 2: 10 + 1.
-    ("flat", [1] * 8, [12, 15, 11]),
-])
+@pytest.mark.parametrize(
+    "row_points, worth, final",
+    [
+        # escalating: row r is worth r per card. Seat 0: 10 + 3 (given, row 3) + 3 (taken, row 3);
+        # Seat 1: 10 + 1 (given) + 1 + 2 (taken) + 4 (given) + 4 (taken); Seat 2: 10 + 2 (given).
+        ("escalating", [1, 1, 2, 2, 3, 3, 4, 4], [16, 22, 12]),
+        # flat: 1 per card on every spot. Seat 0: 10 + 2; Seat 1: 10 + 5; Seat 2: 10 + 1.
+        ("flat", [1] * 8, [12, 15, 11]),
+    ],
+)
 def test_rtb_gt_points_escalate_by_row_or_flat(row_points, worth, final):
     """RTB-GT-POINTS: the first Give/Take pair is row 1 (1 point per card) … the last row 4
     (4 per card); with ``row_points="flat"`` every card is worth 1. RTB-GT-END: the part ends after
@@ -409,8 +461,12 @@ def test_rtb_qb_order_no_starting_card_four_questions_in_order():
     assert "RTB-QB-ORDER" in [e.rule for e in state.events()]
     assert "RTB-B-FLIP" not in [e.rule for e in state.events()]
     script = [("red", "8H"), ("higher", "QD"), ("inside", "JH"), ("hearts", "2H")]
-    expected_choices = [["red", "black"], ["higher", "lower"], ["inside", "outside"],
-                        ["clubs", "diamonds", "hearts", "spades"]]
+    expected_choices = [
+        ["red", "black"],
+        ["higher", "lower"],
+        ["inside", "outside"],
+        ["clubs", "diamonds", "hearts", "spades"],
+    ]
     for k, ((guess, code), choices) in enumerate(zip(script, expected_choices)):
         assert state.current_player() == 0 and labels(state) == choices
         assert state.view()["bus"]["question"] == k + 1
@@ -444,16 +500,19 @@ def test_rtb_qb_compare_against_the_runs_first_cards():
     assert state.is_terminal() and state.view()["points"] == [11, 10]
 
 
-@pytest.mark.parametrize("run, guess, code, right", [
-    (["8H"], "higher", "8C", False),      # the same rank is wrong on higher/lower (RTB-Q2)
-    (["8H"], "lower", "8C", False),
-    (["8H"], "lower", "7C", True),
-    (["5D", "8C"], "inside", "8H", False),  # matching either rank is wrong (RTB-Q3)
-    (["5D", "8C"], "outside", "5S", False),
-    (["5D", "8C"], "inside", "7D", True),
-    (["5D", "8C"], "outside", "KH", True),
-    (["8C", "5D"], "inside", "6D", True),  # the order of the two does not matter
-])
+@pytest.mark.parametrize(
+    "run, guess, code, right",
+    [
+        (["8H"], "higher", "8C", False),  # the same rank is wrong on higher/lower (RTB-Q2)
+        (["8H"], "lower", "8C", False),
+        (["8H"], "lower", "7C", True),
+        (["5D", "8C"], "inside", "8H", False),  # matching either rank is wrong (RTB-Q3)
+        (["5D", "8C"], "outside", "5S", False),
+        (["5D", "8C"], "inside", "7D", True),
+        (["5D", "8C"], "outside", "KH", True),
+        (["8C", "5D"], "inside", "6D", True),  # the order of the two does not matter
+    ],
+)
 def test_rtb_qb_compare_ties_lose_on_the_bus(run, guess, code, right):
     """RTB-QB-COMPARE with RTB-Q2/RTB-Q3 on the bus: a tied rank loses."""
     state = to_questions_bus()
@@ -498,10 +557,16 @@ def test_rtb_qb_miss_one_point_back_to_q1_run_to_discard():
     view = state.view()
     assert view["points"] == [11, 10] and view["bus"]["run"] == [] and view["bus"]["question"] == 1
     assert labels(state) == ["red", "black"]
-    assert view["discard"][-3:] == ["8H", "QD", "KC"] and sorted(view["discard"]) == sorted(NO_MATCH_PYRAMID + ["8H", "QD", "KC"])
+    assert view["discard"][-3:] == ["8H", "QD", "KC"] and sorted(view["discard"]) == sorted(
+        NO_MATCH_PYRAMID + ["8H", "QD", "KC"]
+    )
     assert view["draw_pile"] == pile_before - 1
-    assert {"label": "Part 3: misses on the bus", "rule": "RTB-QB-MISS", "points": 1, "times": 1} \
-        in state.score_breakdown(0)
+    assert {
+        "label": "Part 3: misses on the bus",
+        "rule": "RTB-QB-MISS",
+        "points": 1,
+        "times": 1,
+    } in state.score_breakdown(0)
     # a miss on Q1 discards just the missed card
     qb_answer(state, "black", "4D")
     assert state.view()["discard"][-1] == "4D" and state.view()["points"] == [12, 10]
@@ -614,7 +679,9 @@ def test_rtb_qb_guess_odds_by_hand():
 
 
 # == Solo gauntlet =================================================================================
-@pytest.mark.parametrize("option, value", [("board", "give_and_take"), ("row_points", "flat"), ("bus", "questions")])
+@pytest.mark.parametrize(
+    "option, value", [("board", "give_and_take"), ("row_points", "flat"), ("bus", "questions")]
+)
 @pytest.mark.parametrize("players", [1, 4])
 def test_rtb_sg_flow_board_bus_and_row_points_do_not_apply(option, value, players):
     """RTB-SG-FLOW: board, row_points and bus do not apply to the gauntlet: asking for a
@@ -627,8 +694,15 @@ def test_rtb_sg_flow_board_bus_and_row_points_do_not_apply(option, value, player
 def test_rtb_sg_flow_part_1_then_straight_to_the_rides():
     """RTB-SG-FLOW: Part 1, then the rides at once: no pyramid, no Give & Take board, no bus
     rider; the defaults may be given explicitly and the streak option is accepted."""
-    game = load_game("ride_the_bus", players=2, mode="gauntlet", board="pyramid", row_points="escalating",
-                     bus="higher_lower", streak=4)
+    game = load_game(
+        "ride_the_bus",
+        players=2,
+        mode="gauntlet",
+        board="pyramid",
+        row_points="escalating",
+        bus="higher_lower",
+        streak=4,
+    )
     state = game.new_initial_state()
     play_part1(state, ROWS_LOW)
     view = state.view()
@@ -682,8 +756,12 @@ def test_rtb_sg_questions_points_only_decide_the_ride_order():
     rides (RTB-SG-WIN), so the player with more points can win. Seat 0 answers all wrong (10),
     Seat 1 all right (each right answer's points to Seat 0): 20 against 0."""
     state = new_state(2, mode="gauntlet", streak=3)
-    play_part1(state, [["2C", "3C", "4C", "5C"], ["8H", "QD", "TC", "2H"]], right={1: {1, 2, 3, 4}},
-               give_to={(1, n): 0 for n in range(1, 5)})
+    play_part1(
+        state,
+        [["2C", "3C", "4C", "5C"], ["8H", "QD", "TC", "2H"]],
+        right={1: {1, 2, 3, 4}},
+        give_to={(1, n): 0 for n in range(1, 5)},
+    )
     assert state.returns() == [20, 0] and state.view()["gauntlet"]["order"] == [0, 1]
     deal(state, "7D")
     for _ in range(3):
@@ -847,8 +925,10 @@ def test_rtb_sg_ride_guess_odds_by_hand():
     for beat, nxt in [("8S", "TS"), ("TS", "4D")]:
         left = [c for c in ALL_CODES if c not in seen]
         odds = {state.action_to_string(a): p for a, p in guess_odds(state).items()}
-        assert odds == {"higher": Fraction(sum(rank(c) > rank(beat) for c in left), len(left)),
-                        "lower": Fraction(sum(rank(c) < rank(beat) for c in left), len(left))}
+        assert odds == {
+            "higher": Fraction(sum(rank(c) > rank(beat) for c in left), len(left)),
+            "lower": Fraction(sum(rank(c) < rank(beat) for c in left), len(left)),
+        }
         seen_odds.append(odds)
         say(state, "higher")
         deal(state, nxt)
@@ -861,9 +941,12 @@ def test_rtb_sg_ride_guess_odds_by_hand():
 
 
 # == bots on every variant ==========================================================================
-VARIANTS = [dict(board=b, row_points=r, bus=q)
-            for b, r, q in itertools.product(("pyramid", "give_and_take"), ("escalating", "flat"),
-                                             ("higher_lower", "questions"))]
+VARIANTS = [
+    dict(board=b, row_points=r, bus=q)
+    for b, r, q in itertools.product(
+        ("pyramid", "give_and_take"), ("escalating", "flat"), ("higher_lower", "questions")
+    )
+]
 VARIANTS += [dict(mode="gauntlet", players=1), dict(mode="gauntlet", players=3)]
 
 

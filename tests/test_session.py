@@ -1,4 +1,5 @@
 """``Session``: stepping, playing, time travel, scripted decks, bots, saving and loading."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """``bus_lab.simulate``: seeded full games through the engine, the same rows on any executor."""
+
 from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -23,14 +24,18 @@ def test_same_rows_with_a_process_pool():
     whatever the chunking."""
     here = simulate("ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras)
     with ProcessPoolExecutor(2) as pool:
-        there = simulate("ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras, executor=pool,
-                         chunk_size=4)
+        there = simulate(
+            "ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras, executor=pool, chunk_size=4
+        )
     assert there == here
     with ThreadPoolExecutor(3) as pool:
-        assert simulate("ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras, executor=pool) == here
+        assert (
+            simulate("ride_the_bus", 30, seed=7, players=3, extras=ride_the_bus_extras, executor=pool) == here
+        )
     assert [row["game_index"] for row in here] == list(range(30))
     assert simulate("ride_the_bus", 30, seed=8, players=3) != [
-        {k: row[k] for k in ("game_index", "seed", "winners", "scores", "length")} for row in here]
+        {k: row[k] for k in ("game_index", "seed", "winners", "scores", "length")} for row in here
+    ]
 
 
 def test_rows_are_valid_and_replayable():
@@ -73,8 +78,13 @@ def test_gauntlet_rows():
 
 
 def test_extras_and_bots_by_seat():
-    rows = simulate("ride_the_bus", 3, bots={0: "best_odds", 1: "random"}, players=2,
-                    extras=lambda state: {"phase": state.phase})
+    rows = simulate(
+        "ride_the_bus",
+        3,
+        bots={0: "best_odds", 1: "random"},
+        players=2,
+        extras=lambda state: {"phase": state.phase},
+    )
     assert [row["phase"] for row in rows] == ["over"] * 3
     with pytest.raises(ValueError, match="may not overwrite"):
         simulate("ride_the_bus", 1, extras=lambda state: {"length": 0})
@@ -82,17 +92,20 @@ def test_extras_and_bots_by_seat():
         simulate("ride_the_bus", 1, extras=lambda state: 3)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"n_games": 0}, "positive integer"),
-    ({"seed": -1}, "non-negative"),
-    ({"bots": "clever"}, "'best_odds', 'random'"),
-    ({"bots": {0: "random"}}, "every seat 0 to 3"),
-    ({"bots": {0: "random", 1: "x", 2: "random", 3: "random"}}, "'best_odds', 'random'"),
-    ({"executor": "all cores"}, "concurrent.futures.Executor"),
-    ({"chunk_size": 0}, "positive integer"),
-    ({"extras": "scores"}, "extras"),
-    ({"players": 9}, "from 2 to 8"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n_games": 0}, "positive integer"),
+        ({"seed": -1}, "non-negative"),
+        ({"bots": "clever"}, "'best_odds', 'random'"),
+        ({"bots": {0: "random"}}, "every seat 0 to 3"),
+        ({"bots": {0: "random", 1: "x", 2: "random", 3: "random"}}, "'best_odds', 'random'"),
+        ({"executor": "all cores"}, "concurrent.futures.Executor"),
+        ({"chunk_size": 0}, "positive integer"),
+        ({"extras": "scores"}, "extras"),
+        ({"players": 9}, "from 2 to 8"),
+    ],
+)
 def test_bad_arguments(kwargs, message):
     args = {"n_games": 2, **kwargs}
     with pytest.raises(ValueError, match=message):

@@ -3,6 +3,7 @@
 The real widths come from matplotlib's metrics of DejaVu Sans (the widest of the usual notebook
 sans-serif fonts), so a label the boards think fits does fit on the page.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -23,8 +24,19 @@ def real_px(text: str, size: float) -> float:
     return width * size / FONT.get_size_in_points()
 
 
-LABELS = ["a1-a2 orange", "b1-c1 —", "Seat 0 ◀ to move", "multicoloured", "tennis court", "Gi★ Sa★ ET",
-          "Card to beat: 10♦", "queue 5 (−2 each, VIP −6)", "WWWWMMMM", "mmmm wwww", "Left for white icons:"]
+LABELS = [
+    "a1-a2 orange",
+    "b1-c1 —",
+    "Seat 0 ◀ to move",
+    "multicoloured",
+    "tennis court",
+    "Gi★ Sa★ ET",
+    "Card to beat: 10♦",
+    "queue 5 (−2 each, VIP −6)",
+    "WWWWMMMM",
+    "mmmm wwww",
+    "Left for white icons:",
+]
 
 
 @pytest.mark.parametrize("text", LABELS)
@@ -62,7 +74,7 @@ BOLD_FONT = FontProperties(family="DejaVu Sans", weight="bold")
 def test_the_bold_bound_covers_bold_labels(text):
     width, _h, _d = TO_PATH.get_text_width_height_descent(text, BOLD_FONT.copy(), ismath=False)
     assert text_px(text, 13, bold=True) >= width * 13 / BOLD_FONT.get_size_in_points()
-    assert fit_text(text, 13, text_px(text, 13), bold=True).endswith("…")   # room for regular, not bold
+    assert fit_text(text, 13, text_px(text, 13), bold=True).endswith("…")  # room for regular, not bold
 
 
 def test_wrap_text_fills_each_line_in_order_and_shortens_an_item_too_long_alone():
@@ -70,5 +82,7 @@ def test_wrap_text_fills_each_line_in_order_and_shortens_an_item_too_long_alone(
     lines = wrap_text(items, 11, 40)
     assert [x for line in lines for x in line][:4] == items[:4]
     assert all(text_px(" ".join(line), 11) <= 40 for line in lines)
-    assert all(text_px(" ".join(a + b[:1]), 11) > 40 for a, b in zip(lines, lines[1:]))   # no line could take more
+    assert all(
+        text_px(" ".join(a + b[:1]), 11) > 40 for a, b in zip(lines, lines[1:])
+    )  # no line could take more
     assert lines[-1] == [fit_text(items[-1], 11, 40)] and lines[-1][0].endswith("…")

@@ -3,6 +3,7 @@
 Expected odds are counted by hand here from a deck listed in the test (ranks 2..14, suits C D H S),
 not taken from the engine.
 """
+
 from __future__ import annotations
 
 import html
@@ -15,12 +16,12 @@ from fractions import Fraction
 
 import ipywidgets
 import pytest
+from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
 
 from bus_lab import ParameterError, Session, load_game
 from bus_lab.games.ride_the_bus.cards import card_code, card_label
 from bus_lab.prob import guess_odds
 from bus_lab.widgets import FoldingPanel, GameWidget, RideTheBusWidget
-from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
 
 RANK_OF = {r: v for v, r in enumerate("23456789TJQKA", start=2)}
 FULL_DECK = [(rank, suit) for rank in range(2, 15) for suit in "CDHS"]
@@ -132,7 +133,10 @@ def test_second_question_odds_after_a_seven():
     lower = hand_count(seen, lambda rank, suit: rank < 7)
     assert (higher, lower) == (Fraction(28, 50), Fraction(19, 50))
     labels = [b.description for b in visible(w)]
-    assert labels == [f"higher — 14/25 ({float(higher) * 100:.1f}%)", f"lower — 19/50 ({float(lower) * 100:.1f}%)"]
+    assert labels == [
+        f"higher — 14/25 ({float(higher) * 100:.1f}%)",
+        f"lower — 19/50 ({float(lower) * 100:.1f}%)",
+    ]
     assert labels == ["higher — 14/25 (56.0%)", "lower — 19/50 (38.0%)"]
     odds = guess_odds(w.session.state)
     assert sorted(odds.values()) == [lower, higher]
@@ -192,7 +196,11 @@ def test_timeline_slider_rewinds_the_log_and_board():
     assert log_lines(w) == [f"[{e.rule}] {e.text}" for e in reversed(events)]  # newest first, nothing later
     assert f"[{late.rule}] {late.text}" not in log_lines(w)
     w.timeline.value = 12
-    assert w.session.position == 12 and log_lines(w)[0] == f"[{late.rule}] {late.text}" and w.board.value == board
+    assert (
+        w.session.position == 12
+        and log_lines(w)[0] == f"[{late.rule}] {late.text}"
+        and w.board.value == board
+    )
     w.back_button.click()
     assert w.timeline.value == 11  # the slider follows the position
 
@@ -306,7 +314,9 @@ def test_pick_cards_deals_the_chosen_card():
     w.pick_box.value = 51  # the ace of spades
     w.pick_button.click()
     # the log names the card as the board draws it: A♠, not the code AS (the event's data keeps the code)
-    assert w.session.state.rows[0] == [51] and "[RTB-Q-ORDER] A♠ is dealt face up into Seat 0's row." in log_lines(w)
+    assert w.session.state.rows[0] == [
+        51
+    ] and "[RTB-Q-ORDER] A♠ is dealt face up into Seat 0's row." in log_lines(w)
     dealt = [e for e in w.session.state.events() if e.rule == "RTB-Q-ORDER"]
     assert dealt[-1].data["card"] == "AS" and ">A<" in w.board.value and "♠" in w.board.value
     assert shown_points(w) == [1, 0]  # black card, red was called: RTB-Q-WRONG
@@ -324,9 +334,12 @@ def test_the_base_widget_works_for_any_session():
 
 # -- every table setting, played in the widget ----------------------------------------------------
 SUIT_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
-VARIANTS = [dict(board=board, bus=bus, row_points=points)
-            for board in ("pyramid", "give_and_take") for bus in ("higher_lower", "questions")
-            for points in ("escalating", "flat")]
+VARIANTS = [
+    dict(board=board, bus=bus, row_points=points)
+    for board in ("pyramid", "give_and_take")
+    for bus in ("higher_lower", "questions")
+    for points in ("escalating", "flat")
+]
 
 
 def unseen_codes(state) -> list[str]:
@@ -341,12 +354,16 @@ def hand_odds(state, label: str, reference: list[str]) -> Fraction:
     (ties lose; with two equal ranks only "outside" can win, RTB-Q3)."""
     ranks = [RANK_OF[c[0]] for c in reference]
     tests = {
-        "red": lambda r, s: s in "DH", "black": lambda r, s: s in "CS",
-        "higher": lambda r, s: r > ranks[0], "lower": lambda r, s: r < ranks[0],
+        "red": lambda r, s: s in "DH",
+        "black": lambda r, s: s in "CS",
+        "higher": lambda r, s: r > ranks[0],
+        "lower": lambda r, s: r < ranks[0],
         "inside": lambda r, s: min(ranks[:2]) < r < max(ranks[:2]),
         "outside": lambda r, s: r < min(ranks[:2]) or r > max(ranks[:2]),
-        "clubs": lambda r, s: s == "C", "diamonds": lambda r, s: s == "D",
-        "hearts": lambda r, s: s == "H", "spades": lambda r, s: s == "S",
+        "clubs": lambda r, s: s == "C",
+        "diamonds": lambda r, s: s == "D",
+        "hearts": lambda r, s: s == "H",
+        "spades": lambda r, s: s == "S",
     }
     pile = unseen_codes(state)
     return Fraction(sum(1 for c in pile if tests[label](RANK_OF[c[0]], c[1])), len(pile))
@@ -366,8 +383,12 @@ def check_bus_odds_shown(w) -> int:
     for b in visible(w):
         label, odds = b.description.split(" — ")
         p = hand_odds(state, label, reference)
-        percent = (Decimal(p.numerator) * 100 / Decimal(p.denominator)).quantize(Decimal("0.1"), ROUND_HALF_UP)
-        expected = {0: "0 (impossible)", 1: "1 (certain)"}.get(p, f"{p.numerator}/{p.denominator} ({percent}%)")
+        percent = (Decimal(p.numerator) * 100 / Decimal(p.denominator)).quantize(
+            Decimal("0.1"), ROUND_HALF_UP
+        )
+        expected = {0: "0 (impossible)", 1: "1 (certain)"}.get(
+            p, f"{p.numerator}/{p.denominator} ({percent}%)"
+        )
         assert odds == expected, (label, reference)
         assert odds in b.tooltip
         checked += 1
@@ -380,13 +401,19 @@ def play_in_widget(w, rng: random.Random, limit: int = 4000) -> tuple[set[str], 
     parts, checked, clicks = set(), 0, 0
     while not w.session.state.is_terminal():
         assert clicks < limit, "the game did not end"
-        parts.update(re.findall(r"Part \d of \d — the [A-Za-z&;\s]+?(?= board|:)|Solo gauntlet[^:]*:"
-                                r"|Game over", html.unescape(w.header.value)))
+        parts.update(
+            re.findall(
+                r"Part \d of \d — the [A-Za-z&;\s]+?(?= board|:)|Solo gauntlet[^:]*:"
+                r"|Game over",
+                html.unescape(w.header.value),
+            )
+        )
         moves = visible(w)
         if moves:
             assert w.session.waiting_for_human()
-            assert [b.description.split(" — ")[0] for b in moves] == \
-                [w.session.state.action_to_string(a) for a in w.session.state.legal_actions()]
+            assert [b.description.split(" — ")[0] for b in moves] == [
+                w.session.state.action_to_string(a) for a in w.session.state.legal_actions()
+            ]
             checked += check_bus_odds_shown(w)
             rng.choice(moves).click()
         else:
@@ -407,8 +434,12 @@ def test_every_classic_variant_plays_to_the_end_by_clicking(options):
     state = w.session.state
     board_name = "the pyramid" if options["board"] == "pyramid" else "the Give & Take"
     bus_name = "the bus" if options["bus"] == "higher_lower" else "the questions bus"
-    assert parts == {"Part 1 of 3 — the four questions", f"Part 2 of 3 — {board_name}",
-                     f"Part 3 of 3 — {bus_name}", "Game over"}
+    assert parts == {
+        "Part 1 of 3 — the four questions",
+        f"Part 2 of 3 — {board_name}",
+        f"Part 3 of 3 — {bus_name}",
+        "Game over",
+    }
     points = shown_points(w)
     assert points == state.returns()
     assert shown_winners(w) == state.winners() == [s for s, p in enumerate(points) if p == min(points)]
@@ -452,7 +483,11 @@ def test_gauntlet_plays_to_the_end_by_clicking(players, seed):
     assert "Solo gauntlet" in svg and ">Pyramid<" not in svg and "Give &amp; Take" not in svg
     assert "4 hits in a row win on the spot" in svg and 'role="img"' in svg
     order = re.findall(r">\d\. Seat (\d)<", svg)
-    assert [int(s) for s in order] == state.ride_order == sorted(range(players), key=lambda s: (-state.points[s], s))
+    assert (
+        [int(s) for s in order]
+        == state.ride_order
+        == sorted(range(players), key=lambda s: (-state.points[s], s))
+    )
 
 
 @pytest.mark.parametrize("options", [dict(bus="questions"), dict(mode="gauntlet")])
@@ -471,7 +506,7 @@ def test_gauntlet_board_marks_the_rider_and_the_ride():
     state = w.session.state
     svg = html.unescape(w.board.value)
     assert "Ride 1 of 40" in svg  # 4 players × 10 rides
-    assert f"▶</text>" in svg and re.search(rf"▶</text><text[^>]*>1\. Seat {state.ride_order[0]}<", svg)
+    assert "▶</text>" in svg and re.search(rf"▶</text><text[^>]*>1\. Seat {state.ride_order[0]}<", svg)
     assert "Solo gauntlet — the rides: ride 1 of 40" in html.unescape(w.header.value)
     while w.session.state.ride_number < 2:
         w.step_button.click()
@@ -483,7 +518,9 @@ def test_give_and_take_board_stacks_reflipped_cards_and_marks_the_spot():
     """RTB-GT-LAYOUT, RTB-GT-REFLIP: a spot flipped again shows how many flips it took."""
     w = RideTheBusWidget(players=4, humans=(), seed=3, board="give_and_take")
     state = w.session.state
-    while not (state.phase == "give_and_take" and state.node == "spot_flip" and state.spots[state.spot_index]):
+    while not (
+        state.phase == "give_and_take" and state.node == "spot_flip" and state.spots[state.spot_index]
+    ):
         w.step_button.click()
         state = w.session.state
     flips = len(state.spots[state.spot_index])  # a reflip is coming on this spot
@@ -498,21 +535,24 @@ def test_give_and_take_board_stacks_reflipped_cards_and_marks_the_spot():
     assert ("▲ now" in svg) == bool(state.in_play)
     label = re.search(r'aria-label="([^"]*)"', svg).group(1)
     for spot in state.spots:  # every card flipped on a spot is still listed for screen readers, named as
-        for card in spot:     # the board prints it ("10♦", not the code "TD")
+        for card in spot:  # the board prints it ("10♦", not the code "TD")
             assert card_label(card) in label and not re.search(rf"\b{card_code(card)}\b", label)
 
 
 # -- the table settings panel ------------------------------------------------------------------
 def test_settings_panel_is_filled_in_from_the_options_and_closed():
-    w = RideTheBusWidget(players=3, board="give_and_take", bus="questions", streak=4, humans=(1,), bot="random")
+    w = RideTheBusWidget(
+        players=3, board="give_and_take", bus="questions", streak=4, humans=(1,), bot="random"
+    )
     assert isinstance(w.settings_panel, FoldingPanel) and not w.settings_panel.is_open
     assert w.settings_panel.body.layout.display == "none" and w.settings_panel in w.widget.children
     assert w.settings_panel.toggle.description == "Table settings" and w.settings_panel.toggle.tooltip
-    w.settings_panel.toggle.value = True           # Enter or a click on the title button opens it
+    w.settings_panel.toggle.value = True  # Enter or a click on the title button opens it
     assert w.settings_panel.body.layout.display is None and w.settings_panel.is_open
     assert "open" in w.settings_panel.toggle.description and w.settings_panel.toggle.icon == "chevron-down"
-    assert w.settings_values() == dict(players=3, board="give_and_take", row_points="escalating",
-                                       bus="questions", streak=4, mode="classic")
+    assert w.settings_values() == dict(
+        players=3, board="give_and_take", row_points="escalating", bus="questions", streak=4, mode="classic"
+    )
     assert w.seat_kinds() == ["random", "human", "random"]
     assert [c.layout.display for c in w.seat_controls] == [None] * 3 + ["none"] * 5
     assert w.settings["seed"].value == w.session.seed == 0
@@ -537,17 +577,23 @@ def test_deal_button_makes_a_game_with_the_chosen_settings():
     assert w.last_error is None and "a new game is dealt" in w.error.value
     s = w.session
     assert s is not old and s.position == 0 and s.seed == 44 and w.seed_box.value == 44
-    assert s.game.params == dict(players=5, board="give_and_take", row_points="flat", bus="questions",
-                                 streak=6, mode="classic")
+    assert s.game.params == dict(
+        players=5, board="give_and_take", row_points="flat", bus="questions", streak=6, mode="classic"
+    )
     assert s.human_seats() == [1, 3]
     assert {seat: bot.name for seat, bot in s.bots.items()} == {0: "random", 2: "best_odds", 4: "random"}
-    assert [label for label, _ in w.viewer.options] == ["All cards (spectator)"] + [f"Seat {k}" for k in range(5)]
+    assert [label for label, _ in w.viewer.options] == ["All cards (spectator)"] + [
+        f"Seat {k}" for k in range(5)
+    ]
     assert w.viewer.value == 3 and w.timeline.value == 0 and w.timeline.max == 0
     assert "5 players, Give &amp; Take board, flat row points, questions bus, streak 6" in w.header.value
     assert [c.layout.display for c in w.seat_controls] == [None] * 5 + ["none"] * 3
     # the same seed and settings deal the same game as a fresh session would
-    twin = Session(load_game("ride_the_bus", **w.settings_values()), seed=44,
-                   bots={0: "random", 2: "best_odds", 4: "random"})
+    twin = Session(
+        load_game("ride_the_bus", **w.settings_values()),
+        seed=44,
+        bots={0: "random", 2: "best_odds", 4: "random"},
+    )
     w.step_button.click()  # seat 0 is a bot: it answers Q1
     twin.step()
     assert w.session.state.history() == twin.state.history()
@@ -594,8 +640,9 @@ def test_gauntlet_disables_the_part_2_and_3_settings():
 
 def test_a_widget_made_as_a_gauntlet_starts_with_the_part_2_and_3_settings_off():
     w = RideTheBusWidget(players=1, mode="gauntlet", streak=3)
-    assert w.settings_values() == dict(players=1, board="pyramid", row_points="escalating",
-                                       bus="higher_lower", streak=3, mode="gauntlet")
+    assert w.settings_values() == dict(
+        players=1, board="pyramid", row_points="escalating", bus="higher_lower", streak=3, mode="gauntlet"
+    )
     assert w.settings["board"].disabled and w.settings["bus"].disabled and w.settings["players"].min == 1
     assert len(visible(w)) == 2  # Q1, red or black, for the lone player
 
@@ -645,7 +692,9 @@ def test_set_session_shows_another_game_in_the_same_widget():
 CARD_CODE = re.compile(r"(?<![\w])(?:10|[2-9TJQKA])[CDHS](?![\w])")
 
 
-@pytest.mark.parametrize("options", [*VARIANTS[::3], dict(mode="gauntlet")], ids=lambda o: "-".join(o.values()))
+@pytest.mark.parametrize(
+    "options", [*VARIANTS[::3], dict(mode="gauntlet")], ids=lambda o: "-".join(o.values())
+)
 def test_the_board_scales_down_to_fit_and_names_cards_by_their_symbols(options):
     """RTB-B-FLIP, RTB-QB-ORDER, RTB-SG-RIDE: the SVG has a viewBox, ``max-width:100%`` and
     ``height:auto`` and no minimum width, so in a 700 px output area (a 1024 px window with the file
@@ -654,7 +703,7 @@ def test_the_board_scales_down_to_fit_and_names_cards_by_their_symbols(options):
     w = RideTheBusWidget(players=3, humans=(), seed=5, **options)
     beats = 0
     while True:
-        svg = w.board.value[w.board.value.index("<svg"):]
+        svg = w.board.value[w.board.value.index("<svg") :]
         head = dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', re.match(r"<svg [^>]*>", svg).group(0)))
         assert head["viewBox"] == f"0 0 {head['width']} {head['height']}" and int(head["width"]) <= 900
         assert "max-width:100%" in head["style"] and "height:auto" in head["style"]

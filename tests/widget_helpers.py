@@ -1,4 +1,5 @@
 """Reading a game widget as a person sees it, for the widget tests of every game."""
+
 from __future__ import annotations
 
 import html

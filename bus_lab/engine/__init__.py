@@ -2,6 +2,7 @@
 
 Standard library only; nothing here imports ipywidgets, matplotlib or numpy.
 """
+
 from bus_lab.engine.core import CHANCE, TERMINAL, Game, Param, State
 from bus_lab.engine.errors import (
     BusLabError,
@@ -16,7 +17,22 @@ from bus_lab.engine.registry import load_game, register_game, registered_games, 
 from bus_lab.engine.session import Session
 
 __all__ = [
-    "CHANCE", "TERMINAL", "Game", "Param", "State", "BusLabError", "IllegalActionError",
-    "OptionNotBuiltError", "ParameterError", "UnknownGameError", "Event", "random_policy",
-    "sample_chance", "load_game", "register_game", "registered_games", "state_from_dict", "Session",
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "Param",
+    "State",
+    "BusLabError",
+    "IllegalActionError",
+    "OptionNotBuiltError",
+    "ParameterError",
+    "UnknownGameError",
+    "Event",
+    "random_policy",
+    "sample_chance",
+    "load_game",
+    "register_game",
+    "registered_games",
+    "state_from_dict",
+    "Session",
 ]

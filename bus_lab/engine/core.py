@@ -8,15 +8,17 @@ game: replaying it rebuilds the state, which gives save/load, undo and exact odd
 
 Standard library only.
 """
+
 from __future__ import annotations
 
 import functools
 import importlib
 import json
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from bus_lab.engine.errors import IllegalActionError, OptionNotBuiltError, ParameterError
 from bus_lab.engine.events import Event
@@ -130,11 +132,11 @@ class Game:
         """Number of seats (the ``players`` parameter)."""
         return int(self.params["players"])
 
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         """Return the state before anything has happened (usually a chance node: the first draw)."""
         return self.state_class(self)
 
-    def state_from_dict(self, data: dict[str, Any]) -> "State":
+    def state_from_dict(self, data: dict[str, Any]) -> State:
         """Rebuild a state from :meth:`State.to_dict` output by replaying its history.
 
         Raises:
@@ -290,8 +292,12 @@ class State:
         player = self.current_player()
         # The checks of why_illegal, cheapest first for the usual case of a legal plain int;
         # anything else goes to why_illegal, which says why (or accepts an int subclass).
-        if not (type(action) is int and player != TERMINAL and (seat is None or seat == player)
-                and self._is_legal(action)):
+        if not (
+            type(action) is int
+            and player != TERMINAL
+            and (seat is None or seat == player)
+            and self._is_legal(action)
+        ):
             reason = self.why_illegal(action, seat)
             if reason is not None:
                 legal = self.legal_actions()
@@ -357,7 +363,7 @@ class State:
         with all cards shown). The only way hidden information reaches a renderer or widget."""
         raise NotImplementedError
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy (applying actions to it leaves this state alone)."""
         raise NotImplementedError
 
@@ -370,7 +376,7 @@ class State:
         """Record an :class:`Event` for the action now being applied."""
         self._events.append(Event(rule, text, len(self._history), data))
 
-    def _copy_base_into(self, other: "State") -> None:
+    def _copy_base_into(self, other: State) -> None:
         other._game = self._game
         other._history = list(self._history)
         other._events = list(self._events)

@@ -4,6 +4,7 @@ Every error is a ``ValueError`` subclass (or ``NotImplementedError`` for options
 designed but not built yet), so callers can catch the family they care about. Messages say what
 went wrong and what is allowed instead.
 """
+
 from __future__ import annotations
 
 

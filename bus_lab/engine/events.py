@@ -1,4 +1,5 @@
 """Structured events: what happened at each step, and which numbered rule made it happen."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -4,6 +4,7 @@ A policy is a callable ``policy(state, rng) -> action`` where ``rng`` is a ``ran
 owned by the caller (a :class:`~bus_lab.engine.session.Session` derives one from its seed for
 every step), so bots never touch global random state.
 """
+
 from __future__ import annotations
 
 import bisect

@@ -2,6 +2,7 @@
 
 Games are registered by module path and imported on first use, so ``import bus_lab`` stays light.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -6,12 +6,13 @@ to any step. Chance steps are drawn from a seed (or from a scripted list of outc
 from the seed and the step number, so the same seed gives the same game, undo-and-step again
 gives the same card, and no global random state is touched.
 """
+
 from __future__ import annotations
 
 import json
 import random
 import secrets
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import IllegalActionError
@@ -219,7 +220,7 @@ class Session:
         self._timeline = [self.game.new_initial_state()]
         self._position = 0
 
-    def fork(self) -> "Session":
+    def fork(self) -> Session:
         """A new, independent session at the current position (same game, seed, bots, deck)."""
         twin = Session(self.game, seed=self.seed, bots=self._bot_specs, deck=self.deck)
         twin._timeline = [st.clone() for st in self._timeline[: self._position + 1]]
@@ -254,11 +255,13 @@ class Session:
         )
 
     @classmethod
-    def from_json(cls, text: str) -> "Session":
+    def from_json(cls, text: str) -> Session:
         """Load a session saved by :meth:`to_json` (replaying its history)."""
         data = json.loads(text)
         game = load_game(data["game"], **data["params"])
-        session = cls(game, seed=data["seed"], bots={int(k): v for k, v in data["bots"].items()}, deck=data["deck"])
+        session = cls(
+            game, seed=data["seed"], bots={int(k): v for k, v in data["bots"].items()}, deck=data["deck"]
+        )
         for action in data["history"]:
             session._advance(action)
         session.goto(data["position"])

@@ -19,6 +19,7 @@ Example (in a notebook cell)::
 
 matplotlib is imported only when a chart is made, so ``import bus_lab`` stays fast.
 """
+
 from __future__ import annotations
 
 import base64
@@ -50,14 +51,17 @@ def _tick_names(axis: Any, positions: list[float]) -> list[str]:
     """The name of each of ``positions`` on an axis: the label of the nearest tick when it is
     closer than half the gap between ticks (categories, or bars drawn side by side around a
     tick) and no two positions share a tick, else the number itself."""
-    ticks = sorted((float(tick.get_loc()), _text(tick.label1.get_text()))
-                   for tick in axis.get_major_ticks() if tick.label1.get_text())
+    ticks = sorted(
+        (float(tick.get_loc()), _text(tick.label1.get_text()))
+        for tick in axis.get_major_ticks()
+        if tick.label1.get_text()
+    )
     if not ticks:
         return [_number(p) for p in positions]
     gaps = [b[0] - a[0] for a, b in zip(ticks, ticks[1:])]
     reach = min(gaps) / 2 if gaps else 0.5
     nearest = [min(ticks, key=lambda t: abs(t[0] - p)) for p in positions]
-    if len(set(nearest)) < len(nearest):        # e.g. histogram bins between ticks: use numbers
+    if len(set(nearest)) < len(nearest):  # e.g. histogram bins between ticks: use numbers
         return [_number(p) for p in positions]
     return [label if abs(loc - p) < reach else _number(p) for p, (loc, label) in zip(positions, nearest)]
 
@@ -67,9 +71,11 @@ def _points(name: str, xs: list[float], ys: list[float], axis: Any) -> str:
     if len(ys) <= MAX_BARS_LISTED:
         pairs = "; ".join(f"{n}: {_number(y)}" for n, y in zip(_tick_names(axis, xs), ys))
         return f"{name}: {pairs}."
-    return (f"{name}: {len(ys)} points, x from {_number(min(xs))} to {_number(max(xs))}, y from "
-            f"{_number(ys[0])} at the start to {_number(ys[-1])} at the end (lowest {_number(min(ys))}, "
-            f"highest {_number(max(ys))}).")
+    return (
+        f"{name}: {len(ys)} points, x from {_number(min(xs))} to {_number(max(xs))}, y from "
+        f"{_number(ys[0])} at the start to {_number(ys[-1])} at the end (lowest {_number(min(ys))}, "
+        f"highest {_number(max(ys))})."
+    )
 
 
 def _floats(values: Any) -> list[float] | None:
@@ -95,7 +101,7 @@ def _describe_axes(ax: Any) -> list[str]:
         parts.append(f"Horizontal axis: {xlabel}.")
     if ylabel:
         parts.append(f"Vertical axis: {ylabel}.")
-    described = set()          # lines already told as part of a container (error bars)
+    described = set()  # lines already told as part of a container (error bars)
     for container in ax.containers:
         if isinstance(container, ErrorbarContainer):
             data_line, caplines, _ = container.lines
@@ -115,7 +121,9 @@ def _describe_axes(ax: Any) -> list[str]:
         patches = container.patches
         if len(patches) > MAX_BARS_LISTED:
             heights = [p.get_width() if horizontal else p.get_height() for p in patches]
-            parts.append(f"{name}: {len(patches)} bars from {_number(min(heights))} to {_number(max(heights))}.")
+            parts.append(
+                f"{name}: {len(patches)} bars from {_number(min(heights))} to {_number(max(heights))}."
+            )
             continue
         if horizontal:
             centres = [p.get_y() + p.get_height() / 2 for p in patches]
@@ -185,7 +193,7 @@ def describe_figure(fig: Any) -> str:
 
     if not isinstance(fig, Figure):
         raise TypeError(f"describe_figure needs a matplotlib Figure, not {type(fig).__name__}")
-    fig.draw_without_rendering()        # tick labels (e.g. categories) exist only once drawn
+    fig.draw_without_rendering()  # tick labels (e.g. categories) exist only once drawn
     return _describe_drawn(fig)
 
 
@@ -232,25 +240,29 @@ class Chart:
             raise TypeError(f"alt must be a sentence (str), not {type(alt).__name__}")
         summary = " ".join(alt.split())
         if len(summary) < MIN_ALT_CHARS:
-            raise ValueError(f"alt={alt!r} is too short to describe a chart: say in a sentence what it "
-                             f"shows (at least {MIN_ALT_CHARS} characters)")
+            raise ValueError(
+                f"alt={alt!r} is too short to describe a chart: say in a sentence what it "
+                f"shows (at least {MIN_ALT_CHARS} characters)"
+            )
         if int(dpi) <= 0:
             raise ValueError(f"dpi={dpi} must be positive")
         if summary[-1] not in ".!?":
             summary += "."
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=int(dpi), bbox_inches="tight")
-        self.alt = f"{summary} {_describe_drawn(fig)}"      # savefig has just drawn it
+        self.alt = f"{summary} {_describe_drawn(fig)}"  # savefig has just drawn it
         self.png = buffer.getvalue()
         self.width, self.height = _png_size(self.png)
         import matplotlib.pyplot as plt
 
-        plt.close(fig)      # pyplot keeps no reference: the image is all that remains
+        plt.close(fig)  # pyplot keeps no reference: the image is all that remains
 
     def _repr_html_(self) -> str:
         data = base64.b64encode(self.png).decode("ascii")
-        return (f"<img class='bus-lab-chart' src='data:image/png;base64,{data}' alt='{escape(self.alt)}' "
-                f"width='{self.width}' style='max-width:100%;height:auto'>")
+        return (
+            f"<img class='bus-lab-chart' src='data:image/png;base64,{data}' alt='{escape(self.alt)}' "
+            f"width='{self.width}' style='max-width:100%;height:auto'>"
+        )
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return {"text/html": self._repr_html_(), "text/plain": self.alt}

@@ -10,16 +10,27 @@ first use (numpy only when a simulation runs):
   finite-deck simulation), the questions bus and the solo gauntlet;
 * :mod:`bus_lab.prob.montecarlo`: ``Estimate``, ``monte_carlo``, ``estimate``.
 """
+
 from importlib import import_module
 
 from bus_lab.prob.ride_the_bus import best_guess, guess_odds
 
 _LAZY = {
-    "Estimate": "montecarlo", "monte_carlo": "montecarlo", "estimate": "montecarlo",
-    "q1_table": "part1", "q2_table": "part1", "q3_table": "part1", "q4_table": "part1",
-    "all_four_right": "part1", "question_right_chances": "part1", "expected_part1_points": "part1",
-    "part1_points_distribution": "part1", "part1_pattern_distribution": "part1",
-    "seat_expectations": "part1", "table_question_right_chances": "part1", "simulate_part1": "part1",
+    "Estimate": "montecarlo",
+    "monte_carlo": "montecarlo",
+    "estimate": "montecarlo",
+    "q1_table": "part1",
+    "q2_table": "part1",
+    "q3_table": "part1",
+    "q4_table": "part1",
+    "all_four_right": "part1",
+    "question_right_chances": "part1",
+    "expected_part1_points": "part1",
+    "part1_points_distribution": "part1",
+    "part1_pattern_distribution": "part1",
+    "seat_expectations": "part1",
+    "table_question_right_chances": "part1",
+    "simulate_part1": "part1",
     "bus_off_chance": "bus",
     "bus_off_by_guess": "bus",
     "expected_guesses": "bus",

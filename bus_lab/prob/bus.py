@@ -48,13 +48,15 @@ counted in calls made after the first card; points are the bus's points, one per
 (RTB-B-STREAK, RTB-QB-MISS). Simulations return :class:`~bus_lab.prob.montecarlo.Estimate` objects (mean,
 standard error, n) and take a seed; numpy is used only here and in ``montecarlo``.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -63,13 +65,29 @@ from bus_lab.games.ride_the_bus.cards import card_code, parse_card
 from bus_lab.prob.montecarlo import Estimate, Moments, run_batches
 
 __all__ = [
-    "MAX_GUESSES", "RIDES", "POLICIES",
-    "bus_off_chance", "bus_off_by_guess", "expected_guesses", "expected_bus_points", "guesses_distribution",
-    "questions_bus_off_chance", "questions_bus_off_by_guess", "questions_bus_expected_guesses",
-    "questions_bus_expected_points", "questions_bus_guesses_distribution",
-    "gauntlet_win_chance", "gauntlet_win_distribution",
-    "BusSimulation", "GauntletSimulation", "simulate_bus", "simulate_questions_bus", "simulate_gauntlet",
-    "bus_traces", "questions_bus_traces", "bus_start_piles",
+    "MAX_GUESSES",
+    "RIDES",
+    "POLICIES",
+    "bus_off_chance",
+    "bus_off_by_guess",
+    "expected_guesses",
+    "expected_bus_points",
+    "guesses_distribution",
+    "questions_bus_off_chance",
+    "questions_bus_off_by_guess",
+    "questions_bus_expected_guesses",
+    "questions_bus_expected_points",
+    "questions_bus_guesses_distribution",
+    "gauntlet_win_chance",
+    "gauntlet_win_distribution",
+    "BusSimulation",
+    "GauntletSimulation",
+    "simulate_bus",
+    "simulate_questions_bus",
+    "simulate_gauntlet",
+    "bus_traces",
+    "questions_bus_traces",
+    "bus_start_piles",
 ]
 
 MAX_GUESSES = 40  # RTB-B-END, RTB-QB-END
@@ -99,13 +117,17 @@ def _check_streak(streak: Any) -> int:
 
 
 def _check_guesses(max_guesses: Any) -> int:
-    return _int_arg("max_guesses", max_guesses, 1, _EXACT_MAX_GUESSES, " (the game stops after 40; RTB-B-END)")
+    return _int_arg(
+        "max_guesses", max_guesses, 1, _EXACT_MAX_GUESSES, " (the game stops after 40; RTB-B-END)"
+    )
 
 
 def _check_policy(policy: Any) -> str:
     if policy not in POLICIES:
-        raise ParameterError(f"policy={policy!r}: choose 'best_odds' (the likeliest guess each time) or "
-                             f"'optimal' (the guess that maximises the chance of getting off)")
+        raise ParameterError(
+            f"policy={policy!r}: choose 'best_odds' (the likeliest guess each time) or "
+            f"'optimal' (the guess that maximises the chance of getting off)"
+        )
     return policy
 
 
@@ -145,7 +167,7 @@ def _hl_chain(streak: int, max_guesses: int, policy: str) -> tuple[tuple[int, ..
             a_row, b_row = [], []
             for r in ranks:
                 options = []
-                for higher in ((True, False) if policy == "optimal" else _best_side(_ACE - r, r)[:1]):
+                for higher in (True, False) if policy == "optimal" else _best_side(_ACE - r, r)[:1]:
                     a = b = 0
                     for r2 in ranks:
                         hit = r2 > r if higher else r2 < r
@@ -169,8 +191,9 @@ def _hl_chain(streak: int, max_guesses: int, policy: str) -> tuple[tuple[int, ..
     return tuple(off), sum(b_prev[0])
 
 
-def bus_off_chance(streak: int = 5, max_guesses: int = MAX_GUESSES, replacement: bool = True,
-                   policy: str = "best_odds") -> Fraction:
+def bus_off_chance(
+    streak: int = 5, max_guesses: int = MAX_GUESSES, replacement: bool = True, policy: str = "best_odds"
+) -> Fraction:
     """The exact chance that the rider gets off the higher/lower bus within ``max_guesses``.
 
     The bus starts with one card flipped (RTB-B-FLIP); each guess calls higher or lower than the
@@ -291,11 +314,12 @@ def _finite_hl_off(streak: int, max_guesses: int) -> Fraction:
         raise ParameterError(
             f"replacement=False is exact only for the shortest rides (max_guesses <= streak + "
             f"{_FINITE_EXTRA_GUESSES}, here {streak + _FINITE_EXTRA_GUESSES}); for max_guesses={max_guesses} "
-            f"use simulate_bus(n, streak={streak}, max_guesses={max_guesses})")
+            f"use simulate_bus(n, streak={streak}, max_guesses={max_guesses})"
+        )
     memo: dict[tuple, int] = {}
 
     def falling(total: int, k: int) -> int:
-        return math.perm(total, k) * 2 ** k
+        return math.perm(total, k) * 2**k
 
     def value(counts: tuple[int, ...], r: int, s: int, k: int) -> int:
         if k < streak - s:
@@ -321,7 +345,7 @@ def _finite_hl_off(streak: int, max_guesses: int) -> Fraction:
                     continue
                 if not hit and k - 1 < streak:  # a miss now leaves too few guesses
                     continue
-                nxt = counts[:r2] + (c - 1,) + counts[r2 + 1:]
+                nxt = counts[:r2] + (c - 1,) + counts[r2 + 1 :]
                 acc += c * value(nxt, r2, s + 1 if hit else 0, k - 1)
         result = acc * (2 // len(sides))
         memo[key] = result
@@ -330,7 +354,7 @@ def _finite_hl_off(streak: int, max_guesses: int) -> Fraction:
     full = (4,) * _RANKS
     num = 0
     for r in range(_RANKS):
-        num += 4 * value(full[:r] + (3,) + full[r + 1:], r, 0, max_guesses)
+        num += 4 * value(full[:r] + (3,) + full[r + 1 :], r, 0, max_guesses)
     return Fraction(num, 52 * falling(51, max_guesses))
 
 
@@ -360,7 +384,7 @@ def _qb_transitions(state: tuple, every_guess: bool = False) -> list[list[tuple[
     if q == 1:  # RTB-QB-COMPARE: higher or lower than the run's first card; a tie loses
         r1 = state[1]
         options = []
-        for higher in ((True, False) if every_guess else _best_side(_ACE - r1, r1)[:1]):
+        for higher in (True, False) if every_guess else _best_side(_ACE - r1, r1)[:1]:
             moves = []
             for r in range(_RANKS):
                 hit = r > r1 if higher else r < r1
@@ -443,7 +467,7 @@ def questions_bus_off_chance(max_guesses: int = MAX_GUESSES, policy: str = "best
     """
     max_guesses, policy = _check_guesses(max_guesses), _check_policy(policy)
     off, _ = _qb_chain(max_guesses, policy)
-    return Fraction(off[max_guesses], 52 ** max_guesses)
+    return Fraction(off[max_guesses], 52**max_guesses)
 
 
 def questions_bus_off_by_guess(max_guesses: int = MAX_GUESSES) -> list[Fraction]:
@@ -455,7 +479,7 @@ def questions_bus_off_by_guess(max_guesses: int = MAX_GUESSES) -> list[Fraction]
     """
     max_guesses = _check_guesses(max_guesses)
     off, _ = _qb_chain(max_guesses, "best_odds")
-    return [Fraction(off[k], 52 ** k) for k in range(max_guesses + 1)]
+    return [Fraction(off[k], 52**k) for k in range(max_guesses + 1)]
 
 
 def questions_bus_guesses_distribution(max_guesses: int = MAX_GUESSES) -> dict[int, Fraction]:
@@ -467,7 +491,7 @@ def questions_bus_guesses_distribution(max_guesses: int = MAX_GUESSES) -> dict[i
     """
     max_guesses = _check_guesses(max_guesses)
     off, _ = _qb_chain(max_guesses, "best_odds")
-    cumulative = [Fraction(off[k], 52 ** k) for k in range(max_guesses + 1)]
+    cumulative = [Fraction(off[k], 52**k) for k in range(max_guesses + 1)]
     dist = {k: cumulative[k] - cumulative[k - 1] for k in range(1, max_guesses)}
     dist[max_guesses] = 1 - cumulative[max_guesses - 1]
     return dist
@@ -482,7 +506,7 @@ def questions_bus_expected_guesses(max_guesses: int = MAX_GUESSES) -> Fraction:
     """
     max_guesses = _check_guesses(max_guesses)
     off, _ = _qb_chain(max_guesses, "best_odds")
-    return sum((1 - Fraction(off[k], 52 ** k) for k in range(max_guesses)), Fraction(0))
+    return sum((1 - Fraction(off[k], 52**k) for k in range(max_guesses)), Fraction(0))
 
 
 def questions_bus_expected_points(max_guesses: int = MAX_GUESSES) -> Fraction:
@@ -494,7 +518,7 @@ def questions_bus_expected_points(max_guesses: int = MAX_GUESSES) -> Fraction:
     """
     max_guesses = _check_guesses(max_guesses)
     _, misses = _qb_chain(max_guesses, "best_odds")
-    return Fraction(misses, 52 ** max_guesses)
+    return Fraction(misses, 52**max_guesses)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -517,15 +541,17 @@ def _gauntlet_by_ride(streak: int, rides: int) -> tuple[Fraction, ...]:
     for s in range(streak - 1, -1, -1):
         scale = _RANKS ** (streak - s - 1)
         w = [sum(w[r2] for r2 in ranks if hits[r][r2]) for r in ranks]
-        m = [[(0 if hits[r][r2] else scale) + sum(m[h][r2] for h in ranks if hits[r][h]) for r2 in ranks]
-             for r in ranks]
+        m = [
+            [(0 if hits[r][r2] else scale) + sum(m[h][r2] for h in ranks if hits[r][h]) for r2 in ranks]
+            for r in ranks
+        ]
     wins = []
     reach = [1] * _RANKS  # over 13: the first ride starts from a freshly flipped card
     denominator = _RANKS
     for _ in range(rides):
-        wins.append(Fraction(sum(p * w[r] for r, p in enumerate(reach)), denominator * _RANKS ** streak))
+        wins.append(Fraction(sum(p * w[r] for r, p in enumerate(reach)), denominator * _RANKS**streak))
         reach = [sum(reach[r] * m[r][r2] for r in ranks) for r2 in ranks]
-        denominator *= _RANKS ** streak
+        denominator *= _RANKS**streak
     return tuple(wins)
 
 
@@ -623,8 +649,17 @@ class _Piles:
     never change. :meth:`keep` drops finished games (all arrays shrink together).
     """
 
-    def __init__(self, rng: np.random.Generator, size: int, cards_out: list[int], discard: list[int],
-                 random_out: int, random_discard: int, replacement: bool, track_suits: bool = True):
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        size: int,
+        cards_out: list[int],
+        discard: list[int],
+        random_out: int,
+        random_discard: int,
+        replacement: bool,
+        track_suits: bool = True,
+    ):
         self.rng = rng
         self.replacement = replacement
         self.track_suits = track_suits  # the higher/lower bus needs rank counts only
@@ -684,7 +719,9 @@ class _Piles:
         back = self.discard[empty]
         count = back.sum(axis=1)
         if (count == 0).any():
-            raise RuntimeError("no card left to draw and nothing to reshuffle: too many cards are out of play")
+            raise RuntimeError(
+                "no card left to draw and nothing to reshuffle: too many cards are out of play"
+            )
         self.order[empty] = np.argsort(~back, axis=1, kind="stable").astype(np.int8)  # discard cards first
         self.pos[empty] = 0
         self.size[empty] = count
@@ -765,8 +802,15 @@ class _Games:
         self.done = self.done[keep]
 
 
-def _hl_batch(rng: np.random.Generator, size: int, streak: int, max_guesses: int | None, rides: int | None,
-              piles_args: tuple, trace: bool = False) -> dict[str, np.ndarray]:
+def _hl_batch(
+    rng: np.random.Generator,
+    size: int,
+    streak: int,
+    max_guesses: int | None,
+    rides: int | None,
+    piles_args: tuple,
+    trace: bool = False,
+) -> dict[str, np.ndarray]:
     """Play ``size`` higher/lower buses (``rides is None``) or solo gauntlets in lock step.
 
     Returns arrays per game: ``off`` (got off / won), ``guesses``, ``points`` (misses),
@@ -776,8 +820,16 @@ def _hl_batch(rng: np.random.Generator, size: int, streak: int, max_guesses: int
     """
     piles = _Piles(rng, size, *piles_args, track_suits=False)
     zeros = np.zeros(size, dtype=np.int64)
-    g = _Games(size, piles, {"beat": piles.draw(),  # RTB-B-FLIP / RTB-SG-RIDE: the first card
-                             "run": zeros.copy(), "guesses": zeros.copy(), "misses": zeros.copy()})
+    g = _Games(
+        size,
+        piles,
+        {
+            "beat": piles.draw(),  # RTB-B-FLIP / RTB-SG-RIDE: the first card
+            "run": zeros.copy(),
+            "guesses": zeros.copy(),
+            "misses": zeros.copy(),
+        },
+    )
     limit = max_guesses if rides is None else rides * streak
     if trace:
         cards_log = np.full((size, limit + 1), -1, dtype=np.int64)
@@ -809,12 +861,21 @@ def _hl_batch(rng: np.random.Generator, size: int, streak: int, max_guesses: int
             calls_log[g.ids[live], step] = higher[live]
         won = c["run"] >= streak  # RTB-B-END / RTB-SG-WIN
         finished = won if rides is None else won | (c["misses"] >= rides)  # RTB-SG-RIDES
-        g.finish(finished & ~g.done, {"off": won, "guesses": c["guesses"], "points": c["misses"],
-                                      "reshuffles": piles.reshuffles})
+        g.finish(
+            finished & ~g.done,
+            {"off": won, "guesses": c["guesses"], "points": c["misses"], "reshuffles": piles.reshuffles},
+        )
         g.compact()
     c = g.cols
-    g.finish(~g.done, {"off": np.zeros(g.ids.size, dtype=bool), "guesses": c["guesses"], "points": c["misses"],
-                       "reshuffles": piles.reshuffles})
+    g.finish(
+        ~g.done,
+        {
+            "off": np.zeros(g.ids.size, dtype=bool),
+            "guesses": c["guesses"],
+            "points": c["misses"],
+            "reshuffles": piles.reshuffles,
+        },
+    )
     result = dict(g.out)
     result["ride"] = np.minimum(result["points"] + 1, rides or 1)
     if trace:
@@ -822,13 +883,24 @@ def _hl_batch(rng: np.random.Generator, size: int, streak: int, max_guesses: int
     return result
 
 
-def _qb_batch(rng: np.random.Generator, size: int, max_guesses: int, piles_args: tuple,
-              trace: bool = False) -> dict[str, np.ndarray]:
+def _qb_batch(
+    rng: np.random.Generator, size: int, max_guesses: int, piles_args: tuple, trace: bool = False
+) -> dict[str, np.ndarray]:
     """Play ``size`` questions buses in lock step (see :func:`simulate_questions_bus`)."""
     piles = _Piles(rng, size, *piles_args)
     zeros = np.zeros(size, dtype=np.int64)
-    g = _Games(size, piles, {"q": zeros.copy(), "guesses": zeros.copy(), "misses": zeros.copy(),
-                             "c1": zeros.copy(), "c2": zeros.copy(), "c3": zeros.copy()})
+    g = _Games(
+        size,
+        piles,
+        {
+            "q": zeros.copy(),
+            "guesses": zeros.copy(),
+            "misses": zeros.copy(),
+            "c1": zeros.copy(),
+            "c2": zeros.copy(),
+            "c3": zeros.copy(),
+        },
+    )
     if trace:
         cards_log = np.full((size, max_guesses), -1, dtype=np.int64)
         calls_log = np.full((size, max_guesses), -1, dtype=np.int64)
@@ -843,7 +915,7 @@ def _qb_batch(rng: np.random.Generator, size: int, max_guesses: int, piles_args:
         cs = piles.rank_cumsum().reshape(-1)  # cs[k * m + g]: cards of rank <= k in game g
         rc = piles.rank_counts.reshape(-1)
         sc = piles.suit_counts
-        total = cs[_ACE * m: (_ACE + 1) * m]
+        total = cs[_ACE * m : (_ACE + 1) * m]
         call = np.zeros(m, dtype=np.int64)
         # each game works out the best answer to its own question only
         g1 = np.flatnonzero(q == 0)  # Q1: red (diamonds, hearts) or black
@@ -896,12 +968,21 @@ def _qb_batch(rng: np.random.Generator, size: int, max_guesses: int, piles_args:
             c[name] = np.where(right & (q == j), card, c[name])
         c["q"] = np.where(right, q + 1, 0)
         finished = c["q"] >= 4  # RTB-QB-END
-        g.finish(finished & ~g.done, {"off": finished, "guesses": c["guesses"], "points": c["misses"],
-                                      "reshuffles": piles.reshuffles})
+        g.finish(
+            finished & ~g.done,
+            {"off": finished, "guesses": c["guesses"], "points": c["misses"], "reshuffles": piles.reshuffles},
+        )
         g.compact()
     c = g.cols
-    g.finish(~g.done, {"off": np.zeros(g.ids.size, dtype=bool), "guesses": c["guesses"], "points": c["misses"],
-                       "reshuffles": piles.reshuffles})
+    g.finish(
+        ~g.done,
+        {
+            "off": np.zeros(g.ids.size, dtype=bool),
+            "guesses": c["guesses"],
+            "points": c["misses"],
+            "reshuffles": piles.reshuffles,
+        },
+    )
     result = dict(g.out)
     if trace:
         result["cards"], result["calls"], result["questions"] = cards_log, calls_log, questions_log
@@ -916,12 +997,16 @@ def _piles_args(cards_out, discard, random_out, random_discard, replacement, in_
     random_out = _int_arg("random_out", random_out, 0, 52)
     random_discard = _int_arg("random_discard", random_discard, 0, 52)
     if replacement and (out or disc or random_out or random_discard):
-        raise ParameterError("with replacement every draw is any of the 52 cards: leave cards_out, discard, "
-                             "random_out and random_discard empty")
+        raise ParameterError(
+            "with replacement every draw is any of the 52 cards: leave cards_out, discard, "
+            "random_out and random_discard empty"
+        )
     in_play = 52 - len(out) - random_out
     if in_play < in_play_needed:
-        raise ParameterError(f"only {in_play} cards would stay in play: at least {in_play_needed} are needed "
-                             f"for this bus (fewer cards_out / random_out)")
+        raise ParameterError(
+            f"only {in_play} cards would stay in play: at least {in_play_needed} are needed "
+            f"for this bus (fewer cards_out / random_out)"
+        )
     if len(disc) + random_discard + len(out) + random_out > 52 - 1:
         raise ParameterError("no card would be left in the draw pile to start the bus: fewer discard cards")
     return out, disc, random_out, random_discard, bool(replacement)
@@ -976,8 +1061,9 @@ class GauntletSimulation:
     seed: int
 
 
-def _run_batches(n: int, seed: int, batch: int, progress: bool, description: str, play,
-                 histogram) -> tuple[Moments, np.ndarray]:
+def _run_batches(
+    n: int, seed: int, batch: int, progress: bool, description: str, play, histogram
+) -> tuple[Moments, np.ndarray]:
     """Play ``n`` games as ``play(rng, size) -> per-game arrays`` in batches of ``batch`` on
     :func:`~bus_lab.prob.montecarlo.run_batches` (one generator); return the running sums of
     ``off``, ``guesses``, ``points`` and ``reshuffled`` and the sum of ``histogram(result)`` over
@@ -1002,10 +1088,20 @@ def _run_batches(n: int, seed: int, batch: int, progress: bool, description: str
     return sums, counts
 
 
-def simulate_bus(n: int, streak: int = 5, seed: int = 0, max_guesses: int = MAX_GUESSES,
-                 cards_out: Iterable[int | str] = (), progress: bool = False, *,
-                 discard: Iterable[int | str] = (), random_out: int = 0, random_discard: int = 0,
-                 replacement: bool = False, batch: int = 100_000) -> BusSimulation:
+def simulate_bus(
+    n: int,
+    streak: int = 5,
+    seed: int = 0,
+    max_guesses: int = MAX_GUESSES,
+    cards_out: Iterable[int | str] = (),
+    progress: bool = False,
+    *,
+    discard: Iterable[int | str] = (),
+    random_out: int = 0,
+    random_discard: int = 0,
+    replacement: bool = False,
+    batch: int = 100_000,
+) -> BusSimulation:
     """Simulate ``n`` higher/lower buses on the real finite deck (vectorised numpy).
 
     Rules: RTB-B-FLIP (a first card is flipped from the draw pile), RTB-B-GUESS (higher or lower;
@@ -1051,16 +1147,39 @@ def simulate_bus(n: int, streak: int = 5, seed: int = 0, max_guesses: int = MAX_
     def play(rng, size):
         return _hl_batch(rng, size, streak, max_guesses, None, args)
 
-    sums, counts = _run_batches(n, seed, batch, progress, f"simulating buses (streak {streak})", play,
-                                lambda res: np.bincount(res["guesses"], minlength=max_guesses + 1))
-    return BusSimulation(sums.estimate("off"), sums.estimate("guesses"), sums.estimate("points"),
-                         sums.estimate("reshuffled"), tuple(int(c) for c in counts), sums.n, int(seed))
+    sums, counts = _run_batches(
+        n,
+        seed,
+        batch,
+        progress,
+        f"simulating buses (streak {streak})",
+        play,
+        lambda res: np.bincount(res["guesses"], minlength=max_guesses + 1),
+    )
+    return BusSimulation(
+        sums.estimate("off"),
+        sums.estimate("guesses"),
+        sums.estimate("points"),
+        sums.estimate("reshuffled"),
+        tuple(int(c) for c in counts),
+        sums.n,
+        int(seed),
+    )
 
 
-def simulate_questions_bus(n: int, seed: int = 0, max_guesses: int = MAX_GUESSES,
-                           cards_out: Iterable[int | str] = (), progress: bool = False, *,
-                           discard: Iterable[int | str] = (), random_out: int = 0, random_discard: int = 0,
-                           replacement: bool = False, batch: int = 100_000) -> BusSimulation:
+def simulate_questions_bus(
+    n: int,
+    seed: int = 0,
+    max_guesses: int = MAX_GUESSES,
+    cards_out: Iterable[int | str] = (),
+    progress: bool = False,
+    *,
+    discard: Iterable[int | str] = (),
+    random_out: int = 0,
+    random_discard: int = 0,
+    replacement: bool = False,
+    batch: int = 100_000,
+) -> BusSimulation:
     """Simulate ``n`` questions buses on the real finite deck (vectorised numpy).
 
     Rules: RTB-QB-ORDER (the four questions in order, each on a new card, no starting card),
@@ -1087,16 +1206,38 @@ def simulate_questions_bus(n: int, seed: int = 0, max_guesses: int = MAX_GUESSES
     def play(rng, size):
         return _qb_batch(rng, size, max_guesses, args)
 
-    sums, counts = _run_batches(n, seed, batch, progress, "simulating questions buses", play,
-                                lambda res: np.bincount(res["guesses"], minlength=max_guesses + 1))
-    return BusSimulation(sums.estimate("off"), sums.estimate("guesses"), sums.estimate("points"),
-                         sums.estimate("reshuffled"), tuple(int(c) for c in counts), sums.n, int(seed))
+    sums, counts = _run_batches(
+        n,
+        seed,
+        batch,
+        progress,
+        "simulating questions buses",
+        play,
+        lambda res: np.bincount(res["guesses"], minlength=max_guesses + 1),
+    )
+    return BusSimulation(
+        sums.estimate("off"),
+        sums.estimate("guesses"),
+        sums.estimate("points"),
+        sums.estimate("reshuffled"),
+        tuple(int(c) for c in counts),
+        sums.n,
+        int(seed),
+    )
 
 
-def simulate_gauntlet(n: int, streak: int = 5, rides: int = RIDES, seed: int = 0,
-                      cards_out: Iterable[int | str] = (), progress: bool = False, *,
-                      random_out: int | None = None, replacement: bool = False,
-                      batch: int = 100_000) -> GauntletSimulation:
+def simulate_gauntlet(
+    n: int,
+    streak: int = 5,
+    rides: int = RIDES,
+    seed: int = 0,
+    cards_out: Iterable[int | str] = (),
+    progress: bool = False,
+    *,
+    random_out: int | None = None,
+    replacement: bool = False,
+    batch: int = 100_000,
+) -> GauntletSimulation:
     """Simulate ``n`` solo gauntlets of a lone rider on the real finite deck (vectorised numpy).
 
     Rules: RTB-SG-RIDE (the first ride starts from a freshly flipped card; a miss ends the ride
@@ -1129,10 +1270,23 @@ def simulate_gauntlet(n: int, streak: int = 5, rides: int = RIDES, seed: int = 0
     def play(rng, size):
         return _hl_batch(rng, size, streak, None, rides, args)
 
-    sums, counts = _run_batches(n, seed, batch, progress, f"simulating gauntlets (streak {streak})", play,
-                                lambda res: np.bincount(res["ride"][res["off"]], minlength=rides + 1))
-    return GauntletSimulation(sums.estimate("off"), sums.estimate("guesses"), sums.estimate("reshuffled"),
-                              tuple(int(c) for c in counts), sums.n, int(seed))
+    sums, counts = _run_batches(
+        n,
+        seed,
+        batch,
+        progress,
+        f"simulating gauntlets (streak {streak})",
+        play,
+        lambda res: np.bincount(res["ride"][res["off"]], minlength=rides + 1),
+    )
+    return GauntletSimulation(
+        sums.estimate("off"),
+        sums.estimate("guesses"),
+        sums.estimate("reshuffled"),
+        tuple(int(c) for c in counts),
+        sums.n,
+        int(seed),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1143,14 +1297,29 @@ def _traces(res: dict[str, np.ndarray], labels: Sequence[str]) -> list[dict[str,
     for g in range(res["off"].size):
         cards = [card_code(int(c)) for c in res["cards"][g] if c >= 0]
         calls = [int(c) for c in res["calls"][g] if c >= 0]
-        out.append({"cards": cards, "calls": calls, "call_labels": [labels[c] for c in calls],
-                    "off": bool(res["off"][g]), "guesses": int(res["guesses"][g]),
-                    "points": int(res["points"][g]), "reshuffles": int(res["reshuffles"][g])})
+        out.append(
+            {
+                "cards": cards,
+                "calls": calls,
+                "call_labels": [labels[c] for c in calls],
+                "off": bool(res["off"][g]),
+                "guesses": int(res["guesses"][g]),
+                "points": int(res["points"][g]),
+                "reshuffles": int(res["reshuffles"][g]),
+            }
+        )
     return out
 
 
-def bus_traces(n: int, streak: int = 5, seed: int = 0, max_guesses: int = MAX_GUESSES,
-               cards_out: Iterable[int | str] = (), *, discard: Iterable[int | str] = ()) -> list[dict[str, Any]]:
+def bus_traces(
+    n: int,
+    streak: int = 5,
+    seed: int = 0,
+    max_guesses: int = MAX_GUESSES,
+    cards_out: Iterable[int | str] = (),
+    *,
+    discard: Iterable[int | str] = (),
+) -> list[dict[str, Any]]:
     """``n`` simulated higher/lower buses, card by card, as :func:`simulate_bus` plays them.
 
     Each is a dict: ``cards`` (codes: the first card, then one per guess, in the order drawn,
@@ -1168,9 +1337,14 @@ def bus_traces(n: int, streak: int = 5, seed: int = 0, max_guesses: int = MAX_GU
     return _traces(res, ("lower", "higher"))
 
 
-def questions_bus_traces(n: int, seed: int = 0, max_guesses: int = MAX_GUESSES,
-                         cards_out: Iterable[int | str] = (), *,
-                         discard: Iterable[int | str] = ()) -> list[dict[str, Any]]:
+def questions_bus_traces(
+    n: int,
+    seed: int = 0,
+    max_guesses: int = MAX_GUESSES,
+    cards_out: Iterable[int | str] = (),
+    *,
+    discard: Iterable[int | str] = (),
+) -> list[dict[str, Any]]:
     """``n`` simulated questions buses, card by card, as :func:`simulate_questions_bus` plays them.
 
     Each is a dict like :func:`bus_traces`; ``calls`` hold, per guess, 1/0 for red/black,
@@ -1186,7 +1360,12 @@ def questions_bus_traces(n: int, seed: int = 0, max_guesses: int = MAX_GUESSES,
     args = _piles_args(cards_out, discard, 0, 0, False, 5)
     res = _qb_batch(np.random.default_rng(seed), n, max_guesses, args, trace=True)
     traces = _traces(res, ("0", "1", "2", "3"))
-    names = (("black", "red"), ("lower", "higher"), ("outside", "inside"), ("clubs", "diamonds", "hearts", "spades"))
+    names = (
+        ("black", "red"),
+        ("lower", "higher"),
+        ("outside", "inside"),
+        ("clubs", "diamonds", "hearts", "spades"),
+    )
     for g, t in enumerate(traces):  # label each call by the question it answered
         questions = [int(x) for x in res["questions"][g] if x >= 0]
         t["questions"] = [x + 1 for x in questions]
@@ -1214,8 +1393,10 @@ def bus_start_piles(state) -> dict[str, tuple[int, ...]]:
     node = getattr(state, "node", None)
     at_start = node == "bus_start" or (node == "qb_guess" and state.bus_guesses == 0)
     if not at_start:
-        raise ValueError("bus_start_piles needs a Ride the Bus state at the start of the bus "
-                         f"(before its first card), not at node {node!r}")
+        raise ValueError(
+            "bus_start_piles needs a Ride the Bus state at the start of the bus "
+            f"(before its first card), not at node {node!r}"
+        )
     discard = tuple(sorted(state.discard))
     out = tuple(sorted(set(range(52)) - set(state.draw) - set(discard)))
     return {"cards_out": out, "discard": discard}

@@ -9,12 +9,14 @@ widget in notebooks, text in terminals).
 * :class:`Moments`: running sums of named figures → :class:`Estimate` objects;
 * :func:`monte_carlo`: both together for one figure; :func:`estimate`: a kept array of samples.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +74,9 @@ def estimate(samples: np.ndarray) -> Estimate:
     samples = np.asarray(samples, dtype=float).ravel()
     if samples.size < 2:
         raise ValueError("an estimate needs at least two samples")
-    return Estimate(float(samples.mean()), float(samples.std(ddof=1) / math.sqrt(samples.size)), int(samples.size))
+    return Estimate(
+        float(samples.mean()), float(samples.std(ddof=1) / math.sqrt(samples.size)), int(samples.size)
+    )
 
 
 class Moments:

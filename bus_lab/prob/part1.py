@@ -30,14 +30,16 @@ by the simulation functions, so ``import bus_lab.prob.part1`` stays light.
 Guesses are named by their labels: ``"red"``, ``"black"``, ``"higher"``, ``"lower"``, ``"inside"``,
 ``"outside"``, ``"clubs"``, ``"diamonds"``, ``"hearts"``, ``"spades"``.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import product
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from bus_lab.games.ride_the_bus import cards as C
 from bus_lab.games.ride_the_bus.state import QUESTIONS
@@ -46,19 +48,34 @@ if TYPE_CHECKING:  # numpy and the Estimate class are loaded only when simulatin
     from bus_lab.prob.montecarlo import Estimate
 
 __all__ = [
-    "POINTS", "GUESS_LABELS", "POLICIES",
-    "q1_table", "q2_table", "q3_table", "q4_table",
-    "all_four_right", "question_right_chances", "part1_pattern_distribution",
-    "part1_points_distribution", "expected_part1_points",
-    "seat_expectations", "SeatExpectations", "table_question_right_chances",
-    "simulate_part1", "simulate_seat", "clear_cache",
+    "POINTS",
+    "GUESS_LABELS",
+    "POLICIES",
+    "q1_table",
+    "q2_table",
+    "q3_table",
+    "q4_table",
+    "all_four_right",
+    "question_right_chances",
+    "part1_pattern_distribution",
+    "part1_points_distribution",
+    "expected_part1_points",
+    "seat_expectations",
+    "SeatExpectations",
+    "table_question_right_chances",
+    "simulate_part1",
+    "simulate_seat",
+    "clear_cache",
 ]
 
 #: Points at stake on questions 1–4 (RTB-Q1 … RTB-Q4), taken on a wrong guess (RTB-Q-WRONG).
 POINTS: tuple[int, ...] = tuple(q.points for q in QUESTIONS)
 #: The guesses of each question, by label, in the engine's action order.
 GUESS_LABELS: tuple[tuple[str, ...], ...] = (
-    ("red", "black"), ("higher", "lower"), ("inside", "outside"), ("clubs", "diamonds", "hearts", "spades"),
+    ("red", "black"),
+    ("higher", "lower"),
+    ("inside", "outside"),
+    ("clubs", "diamonds", "hearts", "spades"),
 )
 #: Policies a lone player can follow (:func:`all_four_right`); tables also take ``"own_row"``.
 POLICIES = ("best", "random")
@@ -172,8 +189,10 @@ def q3_table() -> dict[tuple[str, str], dict[str, Fraction]]:
         lo, hi = min(r1, r2), max(r1, r2)
         inside = 4 * max(hi - lo - 1, 0)
         outside = 4 * lo + 4 * (12 - hi)  # ranks below lo and above hi, all four cards unseen
-        table[(_rank_code(r1), _rank_code(r2))] = {"inside": Fraction(inside, 50),
-                                                   "outside": Fraction(outside, 50)}
+        table[(_rank_code(r1), _rank_code(r2))] = {
+            "inside": Fraction(inside, 50),
+            "outside": Fraction(outside, 50),
+        }
     return table
 
 
@@ -194,6 +213,7 @@ def q4_table() -> dict[int, Fraction]:
 # A "pattern" is a 4-bit int: bit k-1 is set when question k is answered wrongly. Each stage below
 # returns ((pattern of the remaining questions, probability), ...), bit 0 = the question asked now.
 
+
 def _extend(acc: dict[int, Fraction], weight: Fraction, right: Fraction, sub) -> None:
     """Add ``weight`` × (this question right with chance ``right``) × the later patterns ``sub``."""
     for pattern, p in sub:
@@ -203,7 +223,7 @@ def _extend(acc: dict[int, Fraction], weight: Fraction, right: Fraction, sub) ->
             acc[(pattern << 1) | 1] = acc.get((pattern << 1) | 1, 0) + weight * (1 - right) * p
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stage4(suits: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], ...]:
     """RTB-Q4. Key: the unseen count of each suit, sorted (suits are interchangeable here)."""
     total = sum(suits)
@@ -211,7 +231,7 @@ def _stage4(suits: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], 
     return tuple((pattern, p) for pattern, p in ((0, right), (1, 1 - right)) if p)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stage3(classes: tuple[tuple[int, int, int], ...], policy: str) -> tuple[tuple[int, Fraction], ...]:
     """RTB-Q3. Key: per suit, the unseen (inside, outside, tie) counts, sorted over the suits."""
     total = sum(sum(c) for c in classes)
@@ -241,7 +261,7 @@ def _q3_key(masks: tuple[int, ...], lo: int, hi: int) -> tuple[tuple[int, int, i
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stage2(r1: int, masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], ...]:
     """RTB-Q2. Key: the first rank and the unseen cards as four suit masks, sorted."""
     above, below = _bits(r1 + 1, 13), _bits(0, r1)
@@ -264,7 +284,7 @@ def _stage2(r1: int, masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fr
     return tuple(sorted(acc.items()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stage1(masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], ...]:
     """RTB-Q1. Key: the unseen cards as four suit masks (colour matters here, so not sorted)."""
     red = sum(_pop(masks[s]) for s in _RED_SUITS)
@@ -285,8 +305,9 @@ def _stage1(masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], 
     return tuple(sorted(acc.items()))
 
 
-def part1_pattern_distribution(policy: str = "best",
-                               seen: Iterable[str | int] = ()) -> dict[tuple[bool, ...], Fraction]:
+def part1_pattern_distribution(
+    policy: str = "best", seen: Iterable[str | int] = ()
+) -> dict[tuple[bool, ...], Fraction]:
     """Exact joint chance of each right/wrong pattern of the four questions, for a lone player.
 
     Args:
@@ -388,7 +409,7 @@ def _seen_before(players: int, seat: int, question: int) -> int:
     return (question - 1) * (players - 1) + seat
 
 
-@lru_cache(maxsize=None)
+@cache
 def _best_after_reveals(sizes: tuple[int, ...], guesses: int, m: int) -> Fraction:
     """E[max over the first ``guesses`` classes of the unseen count] / (cards left) after ``m``
     uniformly random cards of the ``sum(sizes)`` are revealed (multivariate hypergeometric)."""
@@ -434,8 +455,10 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
     _check_table(players, seat)
     m = [_seen_before(players, seat, k) for k in (1, 2, 3, 4)]
     q1 = _best_after_reveals((26, 26), 2, m[0])
-    q2 = sum((Fraction(1, 13) * _best_after_reveals((4 * (12 - r), 4 * r, 3), 2, m[1]) for r in range(13)),
-             Fraction(0))
+    q2 = sum(
+        (Fraction(1, 13) * _best_after_reveals((4 * (12 - r), 4 * r, 3), 2, m[1]) for r in range(13)),
+        Fraction(0),
+    )
     q3 = Fraction(0)
     for r1, r2 in product(range(13), repeat=2):
         lo, hi = min(r1, r2), max(r1, r2)
@@ -446,9 +469,11 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
             sizes = (4 * (hi - lo - 1), 4 * lo + 4 * (12 - hi), 6)
         q3 += chance * _best_after_reveals(sizes, 2, m[2])
     deals = math.comb(52, 3)  # the suits of your three cards: three of one suit, 2 + 1, or 1 + 1 + 1
-    q4 = (Fraction(4 * math.comb(13, 3), deals) * _best_after_reveals((10, 13, 13, 13), 4, m[3])
-          + Fraction(12 * math.comb(13, 2) * 13, deals) * _best_after_reveals((11, 12, 13, 13), 4, m[3])
-          + Fraction(4 * 13 ** 3, deals) * _best_after_reveals((12, 12, 12, 13), 4, m[3]))
+    q4 = (
+        Fraction(4 * math.comb(13, 3), deals) * _best_after_reveals((10, 13, 13, 13), 4, m[3])
+        + Fraction(12 * math.comb(13, 2) * 13, deals) * _best_after_reveals((11, 12, 13, 13), 4, m[3])
+        + Fraction(4 * 13**3, deals) * _best_after_reveals((12, 12, 12, 13), 4, m[3])
+    )
     return {1: q1, 2: q2, 3: q3, 4: q4}
 
 
@@ -487,8 +512,9 @@ class SeatExpectations:
     simulated_points: Any = None
 
 
-def seat_expectations(players: int, seat: int, policy: str = "best", n: int = 200_000, seed: int = 0,
-                      progress: bool = False) -> SeatExpectations:
+def seat_expectations(
+    players: int, seat: int, policy: str = "best", n: int = 200_000, seed: int = 0, progress: bool = False
+) -> SeatExpectations:
     """Chance of four right answers and expected own wrong-guess points for one seat at a table.
 
     Who sees what (RTB-Q-ORDER): rounds go one by one, seats in order, and every card is dealt face
@@ -523,15 +549,23 @@ def seat_expectations(players: int, seat: int, policy: str = "best", n: int = 20
     lone_policy = "random" if policy == "random" else "best"
     if policy != "best" or players == 1:
         chances = question_right_chances(lone_policy)
-        return SeatExpectations(players, seat, policy, chances, expected_part1_points(lone_policy),
-                                all_four_right(lone_policy), True)
+        return SeatExpectations(
+            players,
+            seat,
+            policy,
+            chances,
+            expected_part1_points(lone_policy),
+            all_four_right(lone_policy),
+            True,
+        )
     chances = table_question_right_chances(players, seat)
     expected = sum((POINTS[k - 1] * (1 - p) for k, p in chances.items()), Fraction(0))
     if n == 0:
         return SeatExpectations(players, seat, policy, chances, expected, None, False)
     sim = simulate_seat(n, seed, players=players, seat=seat, policy=policy, progress=progress)
-    return SeatExpectations(players, seat, policy, chances, expected, sim["all_four_right"], False,
-                            sim["expected_points"])
+    return SeatExpectations(
+        players, seat, policy, chances, expected, sim["all_four_right"], False, sim["expected_points"]
+    )
 
 
 # -- vectorised simulation (numpy) ---------------------------------------------------------------
@@ -604,8 +638,9 @@ def _lone_batch(rng, size: int, pool, policy: str):
     return right
 
 
-def _run_batches(batch_fn, n: int, seed: int, progress: bool, description: str, keep_samples: bool,
-                 batch: int = 1_000_000) -> dict[str, Any]:
+def _run_batches(
+    batch_fn, n: int, seed: int, progress: bool, description: str, keep_samples: bool, batch: int = 1_000_000
+) -> dict[str, Any]:
     """Play ``n`` deals as ``batch_fn(rng, size) -> bool array (size, 4)`` (is each answer right?) in
     batches on :func:`~bus_lab.prob.montecarlo.run_batches`, and summarise them as Estimates."""
     import numpy as np
@@ -641,7 +676,7 @@ def _run_batches(batch_fn, n: int, seed: int, progress: bool, description: str, 
         return Estimate(mean, math.sqrt(max(mean * (1 - mean), 0.0) / (n - 1)), n)
 
     mean_points = sums[1] / n
-    var_points = max(sums[2] / n - mean_points ** 2, 0.0) * n / (n - 1)
+    var_points = max(sums[2] / n - mean_points**2, 0.0) * n / (n - 1)
     out: dict[str, Any] = {
         "all_four_right": bernoulli(sums[0]),
         "expected_points": Estimate(mean_points, math.sqrt(var_points / n), n),
@@ -653,8 +688,14 @@ def _run_batches(batch_fn, n: int, seed: int, progress: bool, description: str, 
     return out
 
 
-def simulate_part1(n: int, seed: int = 0, policy: str = "best", progress: bool = False,
-                   seen: Iterable[str | int] = (), keep_samples: bool = True) -> dict[str, Any]:
+def simulate_part1(
+    n: int,
+    seed: int = 0,
+    policy: str = "best",
+    progress: bool = False,
+    seen: Iterable[str | int] = (),
+    keep_samples: bool = True,
+) -> dict[str, Any]:
     """Simulate Part 1 for a lone player, ``n`` deals at once with numpy (vectorised).
 
     Each deal draws four different cards from the unseen ones (the deck minus ``seen``), in order;
@@ -685,8 +726,15 @@ def simulate_part1(n: int, seed: int = 0, policy: str = "best", progress: bool =
 
     _check_policy(policy)
     pool = np.array(sorted(set(range(52)) - _parse_seen(seen)), dtype=np.int64)
-    return _run_batches(lambda rng, size: _lone_batch(rng, size, pool, policy), n, seed, progress,
-                        "Part 1 deals", keep_samples, batch=100_000)
+    return _run_batches(
+        lambda rng, size: _lone_batch(rng, size, pool, policy),
+        n,
+        seed,
+        progress,
+        "Part 1 deals",
+        keep_samples,
+        batch=100_000,
+    )
 
 
 def _seat_batch(rng, size: int, players: int, seat: int, policy: str):
@@ -711,12 +759,17 @@ def _seat_batch(rng, size: int, players: int, seat: int, policy: str):
             cls = np.where((s == 1) | (s == 2), 0, 1)
         elif k == 1:  # RTB-Q2: higher or lower than the first card
             r1 = ranks[:, own[0]][:, None]
-            counts = [4 * (12 - r1[:, 0]) - (seen_r > r1).sum(axis=1), 4 * r1[:, 0] - (seen_r < r1).sum(axis=1)]
+            counts = [
+                4 * (12 - r1[:, 0]) - (seen_r > r1).sum(axis=1),
+                4 * r1[:, 0] - (seen_r < r1).sum(axis=1),
+            ]
             cls = np.where(r > r1[:, 0], 0, np.where(r < r1[:, 0], 1, -1))
         elif k == 2:  # RTB-Q3: inside or outside the first two cards
             a, b = ranks[:, own[0]].astype(np.int64), ranks[:, own[1]].astype(np.int64)
             lo, hi = np.minimum(a, b), np.maximum(a, b)
-            inside = 4 * np.maximum(hi - lo - 1, 0) - ((seen_r > lo[:, None]) & (seen_r < hi[:, None])).sum(axis=1)
+            inside = 4 * np.maximum(hi - lo - 1, 0) - ((seen_r > lo[:, None]) & (seen_r < hi[:, None])).sum(
+                axis=1
+            )
             outside = 4 * lo + 4 * (12 - hi) - ((seen_r < lo[:, None]) | (seen_r > hi[:, None])).sum(axis=1)
             counts = [inside, outside]
             cls = np.where((r > lo) & (r < hi), 0, np.where((r < lo) | (r > hi), 1, -1))
@@ -727,8 +780,15 @@ def _seat_batch(rng, size: int, players: int, seat: int, policy: str):
     return right
 
 
-def simulate_seat(n: int, seed: int = 0, players: int = 4, seat: int = 0, policy: str = "best",
-                  progress: bool = False, keep_samples: bool = False) -> dict[str, Any]:
+def simulate_seat(
+    n: int,
+    seed: int = 0,
+    players: int = 4,
+    seat: int = 0,
+    policy: str = "best",
+    progress: bool = False,
+    keep_samples: bool = False,
+) -> dict[str, Any]:
     """Simulate Part 1 for one seat at a table, ``n`` shuffled decks at once (numpy).
 
     Each deal is a uniformly random order of the deck, dealt as the rules deal it (RTB-Q-ORDER:
@@ -753,5 +813,12 @@ def simulate_seat(n: int, seed: int = 0, players: int = 4, seat: int = 0, policy
     """
     _check_table(players, seat)
     _check_policy(policy, ("best", "own_row", "random"))
-    return _run_batches(lambda rng, size: _seat_batch(rng, size, players, seat, policy), n, seed, progress,
-                        f"Part 1, seat {seat} of {players}", keep_samples, batch=200_000)
+    return _run_batches(
+        lambda rng, size: _seat_batch(rng, size, players, seat, policy),
+        n,
+        seed,
+        progress,
+        f"Part 1, seat {seat} of {players}",
+        keep_samples,
+        batch=200_000,
+    )

@@ -32,20 +32,30 @@ Simulations (numpy, imported only when a simulation runs) take a seed, use their
 ``numpy.random.Generator`` and return :class:`~bus_lab.prob.montecarlo.Estimate` objects under the
 same keys as :meth:`PyramidOdds.as_dict` (see :data:`FIGURES`).
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Sequence
+from functools import cache, lru_cache
+from typing import Any
 
 from bus_lab.games.ride_the_bus import cards as C
 from bus_lab.games.ride_the_bus.state import PYRAMID_ROWS
 
 __all__ = [
-    "FIGURES", "FLIPS", "PyramidOdds", "row_weights", "first_appearance", "pyramid_odds",
-    "pyramid_odds_from_state", "pyramid_fresh_deck", "pyramid_over_deals", "simulate_pyramids",
+    "FIGURES",
+    "FLIPS",
+    "PyramidOdds",
+    "row_weights",
+    "first_appearance",
+    "pyramid_odds",
+    "pyramid_odds_from_state",
+    "pyramid_fresh_deck",
+    "pyramid_over_deals",
+    "simulate_pyramids",
     "engine_playouts",
 ]
 
@@ -78,7 +88,9 @@ def row_weights(row_points: str = "escalating") -> tuple[int, ...]:
         ValueError: another value (the message names the allowed ones).
     """
     if row_points not in ROW_POINTS:
-        raise ValueError(f"row_points={row_points!r} is not allowed: use 'escalating' or 'flat' (RTB-P-POINTS)")
+        raise ValueError(
+            f"row_points={row_points!r} is not allowed: use 'escalating' or 'flat' (RTB-P-POINTS)"
+        )
     return tuple(1 if row_points == "flat" else row for row in FLIP_ROWS)
 
 
@@ -90,12 +102,13 @@ def _falling(n: int, k: int) -> int:
     return math.perm(n, k)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _first_counts(pile: int, copies: int, draws: int) -> tuple[int, ...]:
     """Ordered draws of ``draws`` cards from ``pile`` whose first card of a rank with ``copies``
     cards in the pile comes at draw ``j`` (``j = 0 … draws - 1``); over ``pile!/(pile-draws)!``."""
-    return tuple(_falling(pile - copies, j) * copies * _falling(pile - j - 1, draws - j - 1)
-                 for j in range(draws))
+    return tuple(
+        _falling(pile - copies, j) * copies * _falling(pile - j - 1, draws - j - 1) for j in range(draws)
+    )
 
 
 def first_appearance(pile: int, copies: int, draws: int = FLIPS) -> tuple[Fraction, ...]:
@@ -115,8 +128,10 @@ def first_appearance(pile: int, copies: int, draws: int = FLIPS) -> tuple[Fracti
         ValueError: counts out of range (negative, ``copies`` > ``pile`` or ``draws`` > ``pile``).
     """
     if not 0 <= copies <= min(pile, 4) or not 0 <= draws <= pile:
-        raise ValueError(f"pile={pile}, copies={copies}, draws={draws}: need 0 <= copies <= min(pile, 4) "
-                         f"and 0 <= draws <= pile")
+        raise ValueError(
+            f"pile={pile}, copies={copies}, draws={draws}: need 0 <= copies <= min(pile, 4) "
+            f"and 0 <= draws <= pile"
+        )
     total = _falling(pile, draws)
     return tuple(Fraction(c, total) for c in _first_counts(pile, copies, draws))
 
@@ -184,21 +199,26 @@ def _parse_rows(rows: Sequence[Sequence[str | int]], min_players: int = 2) -> li
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
         raise ValueError("rows must be a list of rows, one per seat, each a list of card codes such as 'TD'")
     if not min_players <= len(rows) <= 8:
-        raise ValueError(f"{len(rows)} rows given: the pyramid is played by 2 to 8 players, one row each "
-                         f"(RTB-SETUP-PLAYERS)")
+        raise ValueError(
+            f"{len(rows)} rows given: the pyramid is played by 2 to 8 players, one row each "
+            f"(RTB-SETUP-PLAYERS)"
+        )
     parsed: list[list[int]] = []
     seen: set[int] = set()
     for seat, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
             raise ValueError(f"row of seat {seat} must be a list of card codes, not {row!r}")
         if len(row) > ROW_SIZE:
-            raise ValueError(f"row of seat {seat} has {len(row)} cards: a row holds at most {ROW_SIZE} "
-                             f"(RTB-Q-ORDER)")
+            raise ValueError(
+                f"row of seat {seat} has {len(row)} cards: a row holds at most {ROW_SIZE} (RTB-Q-ORDER)"
+            )
         cards = []
         for item in row:
             card = C.parse_card(item) if isinstance(item, str) else item
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-                raise ValueError(f"{item!r} in the row of seat {seat} is not a card (use a code such as 'TD')")
+                raise ValueError(
+                    f"{item!r} in the row of seat {seat} is not a card (use a code such as 'TD')"
+                )
             if card in seen:
                 raise ValueError(f"{C.card_code(card)} appears twice: one deck has each card once")
             seen.add(card)
@@ -292,13 +312,32 @@ def pyramid_odds_from_state(state) -> PyramidOdds:
     for card in draw:
         pile[C.rank(card)] += 1
     held = _held([list(r) for r in state.rows])
-    return _odds(state.num_players, params["row_points"], weights, start, tuple(pile), tuple(held),
-                 tuple(done_points[:start]), tuple(done_no_match[:start]), played, tuple(given))
+    return _odds(
+        state.num_players,
+        params["row_points"],
+        weights,
+        start,
+        tuple(pile),
+        tuple(held),
+        tuple(done_points[:start]),
+        tuple(done_no_match[:start]),
+        played,
+        tuple(given),
+    )
 
 
-def _odds(players: int, row_points: str, weights: tuple[int, ...], start: int, pile: tuple[int, ...],
-          held: tuple[tuple[int, ...], ...], done_points: tuple[int, ...], done_no_match: tuple[int, ...],
-          played_so_far: int = 0, given_so_far: tuple[int, ...] | None = None) -> PyramidOdds:
+def _odds(
+    players: int,
+    row_points: str,
+    weights: tuple[int, ...],
+    start: int,
+    pile: tuple[int, ...],
+    held: tuple[tuple[int, ...], ...],
+    done_points: tuple[int, ...],
+    done_no_match: tuple[int, ...],
+    played_so_far: int = 0,
+    given_so_far: tuple[int, ...] | None = None,
+) -> PyramidOdds:
     size = sum(pile)
     # Canonical key: ranks are interchangeable, so sort the (unseen copies, per-seat counts) profile
     # of the ranks somebody holds; ranks nobody holds only matter through the pile size.
@@ -311,7 +350,10 @@ def _odds(players: int, row_points: str, weights: tuple[int, ...], start: int, p
         by_row[FLIP_ROWS[i] - 1] += value
     given = given_so_far or (0,) * players
     return PyramidOdds(
-        players=players, pile=size, start=start, row_points=row_points,
+        players=players,
+        pile=size,
+        start=start,
+        row_points=row_points,
         expected_points=sum(points_by_flip, Fraction(0)),
         expected_points_by_row=tuple(by_row),
         expected_cards_played=played_so_far + core["cards_played"],
@@ -324,8 +366,13 @@ def _odds(players: int, row_points: str, weights: tuple[int, ...], start: int, p
 
 
 @lru_cache(maxsize=20_000)
-def _core(players: int, size: int, start: int, weights: tuple[int, ...],
-          profile: tuple[tuple[int, tuple[int, ...]], ...]) -> dict[str, Any]:
+def _core(
+    players: int,
+    size: int,
+    start: int,
+    weights: tuple[int, ...],
+    profile: tuple[tuple[int, tuple[int, ...]], ...],
+) -> dict[str, Any]:
     """Figures of the flips still to come, from the canonical key (see :func:`_odds`); the
     flips already made are added by the caller."""
     draws = FLIPS - start
@@ -360,8 +407,9 @@ def _core(players: int, size: int, start: int, weights: tuple[int, ...],
     }
 
 
-def _rider_distribution(players: int, size: int, draws: int,
-                        profile: tuple[tuple[int, tuple[int, ...]], ...]) -> dict[int, Fraction]:
+def _rider_distribution(
+    players: int, size: int, draws: int, profile: tuple[tuple[int, tuple[int, ...]], ...]
+) -> dict[int, Fraction]:
     """Exact distribution of max cards left over seats after ``draws`` more flips.
 
     Counts unordered sets of ``draws`` cards from the pile (all equally likely). A held rank with
@@ -378,8 +426,12 @@ def _rider_distribution(players: int, size: int, draws: int,
     live = [(u, seats) for u, seats in profile if u > 0 and draws > 0]
     other = size - sum(u for u, _ in live)
     # order: ranks of low seats first, so seats are finished (folded) early
-    live.sort(key=lambda item: (max(s for s, k in enumerate(item[1]) if k),
-                                min(s for s, k in enumerate(item[1]) if k)))
+    live.sort(
+        key=lambda item: (
+            max(s for s, k in enumerate(item[1]) if k),
+            min(s for s, k in enumerate(item[1]) if k),
+        )
+    )
     last_use = {}
     for i, (_, seats) in enumerate(live):
         for s, k in enumerate(seats):
@@ -485,8 +537,9 @@ def _check_run(n: int, seed: int, name: str = "n") -> None:
         raise ValueError(f"seed={seed!r}: use a non-negative integer")
 
 
-def pyramid_over_deals(players: int, n_deals: int, seed: int = 0, row_points: str = "escalating",
-                       progress: bool = False) -> dict[str, Any]:
+def pyramid_over_deals(
+    players: int, n_deals: int, seed: int = 0, row_points: str = "escalating", progress: bool = False
+) -> dict[str, Any]:
     """Pyramid figures over random Part 1 deals: exact given the rows, averaged over simulated deals.
 
     Each of ``n_deals`` seeded deals shuffles a fresh deck and gives every seat four cards (the rows
@@ -518,7 +571,7 @@ def pyramid_over_deals(players: int, n_deals: int, seed: int = 0, row_points: st
 
     def one_deal(rng, start: int, size: int) -> None:  # size is 1: a deal at a time
         deck = rng.permutation(52)[: ROW_SIZE * players]
-        rows = [[int(c) for c in deck[s * ROW_SIZE:(s + 1) * ROW_SIZE]] for s in range(players)]
+        rows = [[int(c) for c in deck[s * ROW_SIZE : (s + 1) * ROW_SIZE]] for s in range(players)]
         figures = pyramid_odds(rows, row_points).as_dict()
         acc.add({k: float(v) for k, v in figures.items()}, 1)
 
@@ -526,9 +579,15 @@ def pyramid_over_deals(players: int, n_deals: int, seed: int = 0, row_points: st
     return acc.estimates()
 
 
-def simulate_pyramids(rows: Sequence[Sequence[str | int]] | None = None, n: int = 100_000, seed: int = 0,
-                      row_points: str = "escalating", players: int | None = None, batch: int = 50_000,
-                      progress: bool = False) -> dict[str, Any]:
+def simulate_pyramids(
+    rows: Sequence[Sequence[str | int]] | None = None,
+    n: int = 100_000,
+    seed: int = 0,
+    row_points: str = "escalating",
+    players: int | None = None,
+    batch: int = 50_000,
+    progress: bool = False,
+) -> dict[str, Any]:
     """Plain vectorised simulation of whole pyramids (numpy), no exact arithmetic.
 
     Each trial shuffles the cards nobody has seen, turns up ten of them in order and applies the
@@ -584,7 +643,7 @@ def simulate_pyramids(rows: Sequence[Sequence[str | int]] | None = None, n: int 
             ranks = order // 4
             row_ranks = ranks[:, : ROW_SIZE * n_seats].reshape(size, n_seats, ROW_SIZE)
             held_b = (row_ranks[..., None] == np.arange(13)).sum(axis=2)  # (size, seats, 13)
-            flips = ranks[:, ROW_SIZE * n_seats: ROW_SIZE * n_seats + FLIPS]
+            flips = ranks[:, ROW_SIZE * n_seats : ROW_SIZE * n_seats + FLIPS]
         else:
             held, pile_ranks = fixed
             order = np.argsort(rng.random((size, pile_ranks.size)), axis=1)[:, :FLIPS]
@@ -616,8 +675,13 @@ def simulate_pyramids(rows: Sequence[Sequence[str | int]] | None = None, n: int 
     return acc.estimates()
 
 
-def engine_playouts(rows: Sequence[Sequence[str | int]], n: int = 2_000, seed: int = 0,
-                    row_points: str = "escalating", progress: bool = False) -> dict[str, Any]:
+def engine_playouts(
+    rows: Sequence[Sequence[str | int]],
+    n: int = 2_000,
+    seed: int = 0,
+    row_points: str = "escalating",
+    progress: bool = False,
+) -> dict[str, Any]:
     """Pyramid figures measured on the step-through engine (slow; a check of everything above).
 
     Each playout is a :class:`~bus_lab.engine.session.Session` with random bots whose scripted deck
@@ -660,8 +724,12 @@ def engine_playouts(rows: Sequence[Sequence[str | int]], n: int = 2_000, seed: i
             session.step()
         state = session.state
         values: dict[str, Any] = {
-            "points": sum(line["points"] for s in range(len(parsed)) for line in state.score_breakdown(s)
-                          if line["rule"] == "RTB-P-GIVE"),
+            "points": sum(
+                line["points"]
+                for s in range(len(parsed))
+                for line in state.score_breakdown(s)
+                if line["rule"] == "RTB-P-GIVE"
+            ),
         }
         by_row = [0] * 4
         no_match = [0] * FLIPS

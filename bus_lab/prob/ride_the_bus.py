@@ -5,6 +5,7 @@ card of the draw pile; every card on the table (every row, flipped pyramid cards
 discard pile) is face up and counted, so the draw pile is exactly the cards the guessing seat
 has not seen since the last reshuffle (RTB-DECK-EMPTY). A tie in rank loses.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction

@@ -17,6 +17,7 @@ board, row points, bus, streak, mode, seed) and a button that deals a new game w
 ``folded_output()`` folds printed output that would give an answer away;
 ``FoldingPanel`` is the keyboard-reachable collapsible panel the widgets use.
 """
+
 from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
 from bus_lab.widgets.bus_and_stop import BusAndStopWidget
 from bus_lab.widgets.bus_city import BusCityWidget
@@ -24,5 +25,14 @@ from bus_lab.widgets.busstop import BusstopWidget
 from bus_lab.widgets.quiz import AnswerBox, folded_output
 from bus_lab.widgets.ride_the_bus import RideTheBusWidget
 
-__all__ = ["AnswerBox", "FoldingPanel", "GameWidget", "RideTheBusWidget", "BusAndStopWidget", "BusCityWidget",
-           "BusstopWidget", "folded_output", "format_odds"]
+__all__ = [
+    "AnswerBox",
+    "FoldingPanel",
+    "GameWidget",
+    "RideTheBusWidget",
+    "BusAndStopWidget",
+    "BusCityWidget",
+    "BusstopWidget",
+    "folded_output",
+    "format_odds",
+]

@@ -27,14 +27,16 @@ Example (works headless, e.g. in a test)::
     w.back_button.click()          # and back again
     w                              # in a notebook: the whole widget
 """
+
 from __future__ import annotations
 
 import contextlib
 import json
 import math
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from html import escape
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import ipywidgets as W
 
@@ -63,7 +65,7 @@ def format_odds(p: Fraction) -> str:
         return "0 (impossible)"
     if p == 1:
         return "1 (certain)"
-    tenths = math.floor(p * 1000 + Fraction(1, 2))        # the percentage to 0.1, halves rounded up
+    tenths = math.floor(p * 1000 + Fraction(1, 2))  # the percentage to 0.1, halves rounded up
     return f"{p.numerator}/{p.denominator} ({tenths // 10}.{tenths % 10}%)"
 
 
@@ -90,8 +92,9 @@ class FoldingPanel(W.VBox):
 
     def __init__(self, title: str, body: W.Widget, tooltip: str, open: bool = False):
         self.title = title
-        self.toggle = W.ToggleButton(value=bool(open), description=title, tooltip=tooltip,
-                                     layout=W.Layout(width="auto"))
+        self.toggle = W.ToggleButton(
+            value=bool(open), description=title, tooltip=tooltip, layout=W.Layout(width="auto")
+        )
         self.body = body
         super().__init__([self.toggle, body])
         self.toggle.observe(lambda _change: self._show(), names="value")
@@ -140,8 +143,15 @@ class GameWidget:
     :meth:`set_session`; the controls are reused.
     """
 
-    def __init__(self, session: Session, *, title: str | None = None, max_log: int = 40,
-                 interval: int = 500, pick_cards: bool = False):
+    def __init__(
+        self,
+        session: Session,
+        *,
+        title: str | None = None,
+        max_log: int = 40,
+        interval: int = 500,
+        pick_cards: bool = False,
+    ):
         if not isinstance(session, Session):
             raise TypeError(f"GameWidget needs a Session, not {type(session).__name__}")
         if int(interval) < MIN_INTERVAL_MS:
@@ -162,26 +172,61 @@ class GameWidget:
         self.error = W.HTML()
         self.board = W.HTML(layout=W.Layout(overflow="auto"))
 
-        self.step_button = _button("Step", "Take one step: draw the next card or let a bot move", "step-forward")
+        self.step_button = _button(
+            "Step", "Take one step: draw the next card or let a bot move", "step-forward"
+        )
         self.back_button = _button("Back", "Undo the last step (Forward brings it back)", "undo")
         self.forward_button = _button("Forward", "Redo a step you went back from", "redo")
-        self.reset_button = _button("Reset", "Start a new game with the seed in the seed box (this game is "
-                                    "discarded: Back cannot bring it back)", "refresh")
-        self.seed_box = W.IntText(value=session.seed, description="Seed", tooltip="Seed of the next game "
-                                  "(same seed, same cards and bot moves); press Reset to use it",
-                                  style={"description_width": "initial"}, layout=W.Layout(width="150px"))
-        self.play = W.Play(value=0, min=0, max=_PLAY_MAX, step=1, interval=int(interval), show_repeat=False,
-                           layout=W.Layout(display="none"), description="Auto-play timer",
-                           tooltip="The timer behind the Auto-play button")
-        self._autoplay_tooltip = (f"Auto-play: take a step every {int(interval)} ms until a human seat must "
-                                  "move or the game ends; press again to pause")
-        self.autoplay = W.ToggleButton(value=False, description="Auto-play", icon="play",
-                                       tooltip=self._autoplay_tooltip, layout=W.Layout(width="auto"))
-        self.timeline = W.IntSlider(value=0, min=0, max=0, description="Timeline", continuous_update=False,
-                                    tooltip="Drag to travel back and forth through the steps taken",
-                                    layout=W.Layout(width="95%"))
-        self.viewer = W.Dropdown(options=self._viewer_options(), value=SPECTATOR, description="View as",
-                                 tooltip="Whose view of the table to show (hidden cards stay hidden)")
+        self.reset_button = _button(
+            "Reset",
+            "Start a new game with the seed in the seed box (this game is "
+            "discarded: Back cannot bring it back)",
+            "refresh",
+        )
+        self.seed_box = W.IntText(
+            value=session.seed,
+            description="Seed",
+            tooltip="Seed of the next game (same seed, same cards and bot moves); press Reset to use it",
+            style={"description_width": "initial"},
+            layout=W.Layout(width="150px"),
+        )
+        self.play = W.Play(
+            value=0,
+            min=0,
+            max=_PLAY_MAX,
+            step=1,
+            interval=int(interval),
+            show_repeat=False,
+            layout=W.Layout(display="none"),
+            description="Auto-play timer",
+            tooltip="The timer behind the Auto-play button",
+        )
+        self._autoplay_tooltip = (
+            f"Auto-play: take a step every {int(interval)} ms until a human seat must "
+            "move or the game ends; press again to pause"
+        )
+        self.autoplay = W.ToggleButton(
+            value=False,
+            description="Auto-play",
+            icon="play",
+            tooltip=self._autoplay_tooltip,
+            layout=W.Layout(width="auto"),
+        )
+        self.timeline = W.IntSlider(
+            value=0,
+            min=0,
+            max=0,
+            description="Timeline",
+            continuous_update=False,
+            tooltip="Drag to travel back and forth through the steps taken",
+            layout=W.Layout(width="95%"),
+        )
+        self.viewer = W.Dropdown(
+            options=self._viewer_options(),
+            value=SPECTATOR,
+            description="View as",
+            tooltip="Whose view of the table to show (hidden cards stay hidden)",
+        )
 
         self.prompt = W.HTML()
         self.action_buttons: list[W.Button] = []
@@ -207,18 +252,46 @@ class GameWidget:
 
         # The seed box comes before Reset, so a stray Tab and Enter after Auto-play lands on the box,
         # not on Reset (which Back cannot undo).
-        controls = W.HBox([self.back_button, self.step_button, self.forward_button, self.autoplay, self.play,
-                           self.seed_box, self.reset_button], layout=W.Layout(flex_flow="row wrap",
-                                                                              align_items="center"))
+        controls = W.HBox(
+            [
+                self.back_button,
+                self.step_button,
+                self.forward_button,
+                self.autoplay,
+                self.play,
+                self.seed_box,
+                self.reset_button,
+            ],
+            layout=W.Layout(flex_flow="row wrap", align_items="center"),
+        )
         # Side by side when there is room, the log below the scores in a narrow output area.
-        panels = W.HBox([W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(flex="1 1 460px")),
-                         W.VBox([W.HTML("<b>Event log</b> (newest first, rule ID in brackets)"), self.log],
-                                layout=W.Layout(flex="1 1 380px"))],
-                        layout=W.Layout(flex_flow="row wrap", grid_gap="4px 16px"))
+        panels = W.HBox(
+            [
+                W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(flex="1 1 460px")),
+                W.VBox(
+                    [W.HTML("<b>Event log</b> (newest first, rule ID in brackets)"), self.log],
+                    layout=W.Layout(flex="1 1 380px"),
+                ),
+            ],
+            layout=W.Layout(flex_flow="row wrap", grid_gap="4px 16px"),
+        )
         self.viewer_note = W.HTML()
         viewer_row = W.HBox([self.viewer, self.viewer_note], layout=W.Layout(align_items="center"))
-        self.widget = W.VBox([self.header, self.status, self.error, self.board, self.prompt, self.action_box,
-                              self.pick_row, controls, self.timeline, viewer_row, panels])
+        self.widget = W.VBox(
+            [
+                self.header,
+                self.status,
+                self.error,
+                self.board,
+                self.prompt,
+                self.action_box,
+                self.pick_row,
+                controls,
+                self.timeline,
+                viewer_row,
+                panels,
+            ]
+        )
         self._guarded(self.refresh)
 
     def _repr_mimebundle_(self, **kwargs: Any):
@@ -227,6 +300,7 @@ class GameWidget:
 
     def close(self) -> None:
         """Close every widget of this view (the session is kept)."""
+
         def close_all(widget: W.Widget) -> None:
             for child in getattr(widget, "children", ()):
                 close_all(child)
@@ -271,7 +345,8 @@ class GameWidget:
 
     def _viewer_options(self) -> list[tuple[str, int]]:
         return [("All cards (spectator)", SPECTATOR)] + [
-            (self.seat_name(s), s) for s in range(self.session.game.num_players)]
+            (self.seat_name(s), s) for s in range(self.session.game.num_players)
+        ]
 
     # -- hooks for each game ---------------------------------------------------------------
     def render_board(self, state: State, viewer: int | None) -> str:
@@ -287,13 +362,16 @@ class GameWidget:
         if viewer is None:
             return ""
         seat_view, spectator = state.view(viewer), state.view(None)
-        if isinstance(seat_view, dict) and isinstance(spectator, dict):   # who is looking is not content
-            seat_view, spectator = ({k: v for k, v in view.items() if k != "viewer"}
-                                    for view in (seat_view, spectator))
+        if isinstance(seat_view, dict) and isinstance(spectator, dict):  # who is looking is not content
+            seat_view, spectator = (
+                {k: v for k, v in view.items() if k != "viewer"} for view in (seat_view, spectator)
+            )
         if seat_view != spectator:
             return ""
-        return (f"<small style='margin-left:8px'>{escape(self.seat_name(viewer))} sees the whole table now: "
-                "nothing on it is hidden from this seat.</small>")
+        return (
+            f"<small style='margin-left:8px'>{escape(self.seat_name(viewer))} sees the whole table now: "
+            "nothing on it is hidden from this seat.</small>"
+        )
 
     def header_html(self, state: State) -> str:
         """The heading line (title, and e.g. which part of the game is on). Override per game."""
@@ -354,8 +432,10 @@ class GameWidget:
             hint = f"{self.seat_name(seat)} is a {self._seat_kind(seat)}: press Step (or Auto-play) to see its move."
         last = len(s) - 1
         if s.position < last:
-            hint += (f" You are looking at step {s.position} of {last}: Forward replays the next step; "
-                     "Step or a move starts a new line of play from here.")
+            hint += (
+                f" You are looking at step {s.position} of {last}: Forward replays the next step; "
+                "Step or a move starts a new line of play from here."
+            )
         return hint
 
     def last_step_text(self) -> str:
@@ -364,7 +444,7 @@ class GameWidget:
         s = self.session
         if s.position == 0:
             return ""
-        new = s.state.events()[len(s.state_at(s.position - 1).events()):]
+        new = s.state.events()[len(s.state_at(s.position - 1).events()) :]
         shown = [f"{e.text} [{e.rule}]" for e in new[:MAX_STATUS_EVENTS]]
         if len(new) > MAX_STATUS_EVENTS:
             shown.append(f"and {len(new) - MAX_STATUS_EVENTS} more in the event log")
@@ -374,10 +454,13 @@ class GameWidget:
         """The status line: what the last step did, the state's sentence (``state.status()``) and
         what to do next."""
         last = self.last_step_text()
-        last_html = (f"<span class='bus-lab-last'>Last step: {escape(last, quote=False)}</span><br>"
-                     if last else "")
-        return (f"<div role='status'>{last_html}<b>{escape(state.status(), quote=False)}</b><br>"
-                f"<span style='color:#333'>{escape(self._hint(state), quote=False)}</span></div>")
+        last_html = (
+            f"<span class='bus-lab-last'>Last step: {escape(last, quote=False)}</span><br>" if last else ""
+        )
+        return (
+            f"<div role='status'>{last_html}<b>{escape(state.status(), quote=False)}</b><br>"
+            f"<span style='color:#333'>{escape(self._hint(state), quote=False)}</span></div>"
+        )
 
     def scores_html(self, state: State) -> str:
         """A table of points per seat with the score breakdown, and the winners at the end."""
@@ -388,16 +471,23 @@ class GameWidget:
         rows = []
         for seat, points in enumerate(returns):
             lines = state.score_breakdown(seat)
-            detail = "<br>".join(
-                f"{escape(str(line['label']))} <code style='white-space:nowrap'>[{escape(str(line['rule']))}]</code>"
-                + (f" ×{line['times']}" if line.get("times", 1) > 1 else "") + f": {line['points']}"
-                for line in lines) or "nothing yet"
+            detail = (
+                "<br>".join(
+                    f"{escape(str(line['label']))} <code style='white-space:nowrap'>[{escape(str(line['rule']))}]</code>"
+                    + (f" ×{line['times']}" if line.get("times", 1) > 1 else "")
+                    + f": {line['points']}"
+                    for line in lines
+                )
+                or "nothing yet"
+            )
             star = " ★ winner" if seat in winners else ""
-            rows.append(f"<tr data-seat='{seat}' data-points='{points}'>"
-                        f"<td style='padding:2px 6px'>{escape(self.seat_name(seat))} "
-                        f"<small>({escape(self._seat_kind(seat))})</small>{star}</td>"
-                        f"<td style='padding:2px 6px;text-align:right'><b>{points}</b></td>"
-                        f"<td style='padding:2px 6px'><small>{detail}</small></td></tr>")
+            rows.append(
+                f"<tr data-seat='{seat}' data-points='{points}'>"
+                f"<td style='padding:2px 6px'>{escape(self.seat_name(seat))} "
+                f"<small>({escape(self._seat_kind(seat))})</small>{star}</td>"
+                f"<td style='padding:2px 6px;text-align:right'><b>{points}</b></td>"
+                f"<td style='padding:2px 6px'><small>{detail}</small></td></tr>"
+            )
         if winners:
             names = " and ".join(self.seat_name(s) for s in winners)
             verb = "share the win" if len(winners) > 1 else "wins"
@@ -405,23 +495,33 @@ class GameWidget:
         else:
             result = "No winner yet: the game is in progress."
         data = ",".join(str(s) for s in winners)
-        return (f"<table class='bus-lab-scores' style='border-collapse:collapse'>"
-                f"<caption style='text-align:left'>Points ({rule})</caption>"
-                f"<tr><th style='text-align:left'>Seat</th><th>Points</th>"
-                f"<th style='text-align:left'>Where they came from</th></tr>{''.join(rows)}</table>"
-                f"<p class='bus-lab-winners' data-winners='{data}'><b>{result}</b></p>")
+        return (
+            f"<table class='bus-lab-scores' style='border-collapse:collapse'>"
+            f"<caption style='text-align:left'>Points ({rule})</caption>"
+            f"<tr><th style='text-align:left'>Seat</th><th>Points</th>"
+            f"<th style='text-align:left'>Where they came from</th></tr>{''.join(rows)}</table>"
+            f"<p class='bus-lab-winners' data-winners='{data}'><b>{result}</b></p>"
+        )
 
     def log_html(self, state: State) -> str:
         """The latest events up to the current position, newest first, each with its rule ID."""
         events = state.events()
-        shown = events[-self.max_log:][::-1]
-        items = "".join(f"<li><code style='white-space:nowrap'>[{escape(e.rule)}]</code> "
-                        f"{escape(e.text, quote=False)}</li>" for e in shown)
-        more = f"Latest {len(shown)} of {len(events)} events." if len(events) > len(shown) \
+        shown = events[-self.max_log :][::-1]
+        items = "".join(
+            f"<li><code style='white-space:nowrap'>[{escape(e.rule)}]</code> "
+            f"{escape(e.text, quote=False)}</li>"
+            for e in shown
+        )
+        more = (
+            f"Latest {len(shown)} of {len(events)} events."
+            if len(events) > len(shown)
             else f"{len(events)} events."
-        return (f"<div class='bus-lab-log' style='max-height:260px;overflow-y:auto'>"
-                f"<small>{more}</small><ol reversed start='{len(events)}' "
-                f"style='margin:2px 0;padding-left:2.5em'>{items}</ol></div>")
+        )
+        return (
+            f"<div class='bus-lab-log' style='max-height:260px;overflow-y:auto'>"
+            f"<small>{more}</small><ol reversed start='{len(events)}' "
+            f"style='margin:2px 0;padding-left:2.5em'>{items}</ol></div>"
+        )
 
     # -- drawing ---------------------------------------------------------------------------
     def _grow_pool(self, size: int) -> None:
@@ -442,8 +542,9 @@ class GameWidget:
             yield
 
     @staticmethod
-    def table_session(game: Game, humans: Iterable[int], bot: str, seed: int | None,
-                      deck: Sequence[str] | None) -> Session:
+    def table_session(
+        game: Game, humans: Iterable[int], bot: str, seed: int | None, deck: Sequence[str] | None
+    ) -> Session:
         """A :class:`Session` for ``game`` where the ``humans`` seats are people and every other
         seat is played by the bot policy named ``bot``.
 
@@ -454,8 +555,10 @@ class GameWidget:
         humans = tuple(humans)
         for seat in humans:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
-                raise ParameterError(f"humans={humans!r}: {seat!r} is not a seat at the table; "
-                                     f"seats are 0 to {game.num_players - 1}")
+                raise ParameterError(
+                    f"humans={humans!r}: {seat!r} is not a seat at the table; "
+                    f"seats are 0 to {game.num_players - 1}"
+                )
         bots = {s: bot for s in range(game.num_players) if s not in humans}
         return Session(game, seed=seed, bots=bots, deck=deck)
 
@@ -478,21 +581,44 @@ class GameWidget:
         human = s.waiting_for_human()
         actions = self.button_actions(state) if human else []
         odds = self.action_odds(state, actions) if actions else {}
-        labels = [(self.action_label(state, a, odds.get(a)), self.action_tooltip(state, a, odds.get(a)))
-                  for a in actions]
+        labels = [
+            (self.action_label(state, a, odds.get(a)), self.action_tooltip(state, a, odds.get(a)))
+            for a in actions
+        ]
         picking = self.pick_cards and state.is_chance_node()
-        options = [(f"{state.action_to_string(a)} ({p.numerator}/{p.denominator})", a)
-                   for a, p in state.chance_outcomes()] if picking else []
+        options = (
+            [
+                (f"{state.action_to_string(a)} ({p.numerator}/{p.denominator})", a)
+                for a, p in state.chance_outcomes()
+            ]
+            if picking
+            else []
+        )
         if len(actions) > len(self.action_buttons):
             self._grow_pool(len(actions))
         last = len(s) - 1
         busy = state.is_terminal() or human
         self._shown_actions = list(actions)
 
-        widgets = [self.header, self.board, self.viewer_note, self.status, self.scores, self.log, self.prompt,
-                   self.timeline, self.back_button, self.forward_button, self.step_button, self.play, self.autoplay,
-                   self.pick_box,
-                   self.pick_row.layout, *self.action_buttons, *(b.layout for b in self.action_buttons)]
+        widgets = [
+            self.header,
+            self.board,
+            self.viewer_note,
+            self.status,
+            self.scores,
+            self.log,
+            self.prompt,
+            self.timeline,
+            self.back_button,
+            self.forward_button,
+            self.step_button,
+            self.play,
+            self.autoplay,
+            self.pick_box,
+            self.pick_row.layout,
+            *self.action_buttons,
+            *(b.layout for b in self.action_buttons),
+        ]
         self._syncing = True
         try:
             with self._hold_all(widgets):
@@ -502,8 +628,9 @@ class GameWidget:
                 self.status.value = status
                 self.scores.value = scores
                 self.log.value = log
-                self.prompt.value = (f"<b>Your move, {escape(self.seat_name(state.current_player()))}:</b>"
-                                     if human else "")
+                self.prompt.value = (
+                    f"<b>Your move, {escape(self.seat_name(state.current_player()))}:</b>" if human else ""
+                )
                 for i, button in enumerate(self.action_buttons):
                     if i < len(actions):
                         button.description, button.tooltip = labels[i]
@@ -523,7 +650,7 @@ class GameWidget:
                     self.timeline.max = last
                 self.back_button.disabled = s.position == 0
                 self.forward_button.disabled = s.position >= last
-                self.step_button.disabled = busy      # a person's move is made with the move buttons
+                self.step_button.disabled = busy  # a person's move is made with the move buttons
                 if busy and (self.play.playing or self.autoplay.value):
                     self._set_auto_play(False)
                 self.play.disabled = busy
@@ -534,13 +661,16 @@ class GameWidget:
     # -- messages --------------------------------------------------------------------------
     def show_note(self, text: str) -> None:
         """Show a note (not an error) in the message line; empty text clears the line."""
-        self.error.value = (f"<div role='status' style='color:#0b3d66'>ℹ Note: {escape(text)}</div>"
-                            if text else "")
+        self.error.value = (
+            f"<div role='status' style='color:#0b3d66'>ℹ Note: {escape(text)}</div>" if text else ""
+        )
 
     def show_error(self, exc: BaseException) -> None:
         """Show an exception in the message line (type and message, in words)."""
-        self.error.value = (f"<div role='alert' style='color:#8a2a00;font-weight:bold'>⚠ Error "
-                            f"({escape(type(exc).__name__)}): {escape(str(exc))}</div>")
+        self.error.value = (
+            f"<div role='alert' style='color:#8a2a00;font-weight:bold'>⚠ Error "
+            f"({escape(type(exc).__name__)}): {escape(str(exc))}</div>"
+        )
 
     def _guarded(self, action: Callable[..., Any], *args: Any) -> None:
         """Run a callback; show its note on success or its exception in the message line.
@@ -577,7 +707,9 @@ class GameWidget:
         """
         target: W.Widget | None = None
         if self.session.waiting_for_human():
-            target = next((b for b in self.move_controls() if not b.disabled and b.layout.display != "none"), None)
+            target = next(
+                (b for b in self.move_controls() if not b.disabled and b.layout.display != "none"), None
+            )
         if target is None:
             target = self.step_button if not self.step_button.disabled else self.back_button
         target.focus()
@@ -591,8 +723,10 @@ class GameWidget:
             return "the game is over. Press Reset for a new game."
         if self.session.waiting_for_human():
             seat = self.seat_name(state.current_player())
-            return (f"{seat} must choose a move: click one of the move buttons. "
-                    "Step only draws cards and plays bot seats.")
+            return (
+                f"{seat} must choose a move: click one of the move buttons. "
+                "Step only draws cards and plays bot seats."
+            )
         return None
 
     def _do_step(self) -> str | None:
@@ -657,8 +791,9 @@ class GameWidget:
             self.autoplay.value = on
             self.autoplay.description = "Pause" if on else "Auto-play"
             self.autoplay.icon = "pause" if on else "play"
-            self.autoplay.tooltip = ("Pause auto-play (Step still takes one step at a time)" if on
-                                     else self._autoplay_tooltip)
+            self.autoplay.tooltip = (
+                "Pause auto-play (Step still takes one step at a time)" if on else self._autoplay_tooltip
+            )
 
     def _on_autoplay(self, change: dict) -> None:
         """A press on the Auto-play toggle: start or pause. A start is refused, with a note saying
@@ -683,7 +818,7 @@ class GameWidget:
             return
 
         def tick() -> str | None:
-            self._keep_focus = True           # focus moves only when auto-play stops
+            self._keep_focus = True  # focus moves only when auto-play stops
             note = self._blocked_note()
             if note is not None:
                 self._stop_play()

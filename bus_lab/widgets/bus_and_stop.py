@@ -17,10 +17,12 @@ which passengers, BAS-DROP-TOP, BAS-DROP-TYPE, BAS-DROP-MULTI), and the move but
 skedaddling (BAS-SKEDADDLE), unhappy discards (BAS-UNHAPPY) and the final round's pass
 (BAS-END-FINAL). Rules are cited by ID in the log, the tooltips and the header.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import ipywidgets as W
 
@@ -29,7 +31,14 @@ from bus_lab.games.bus_and_stop.components import MAX_COLOURS
 from bus_lab.games.bus_and_stop.game import BusAndStopGame
 from bus_lab.games.bus_and_stop.render import table_svg
 from bus_lab.games.bus_and_stop.state import (
-    CHOOSE_BASE, DROP_BASE, NO_SKEDADDLE, PASS, PICK_BASE, SKEDADDLE_BASE, UNHAPPY_BASE, UNHAPPY_DONE,
+    CHOOSE_BASE,
+    DROP_BASE,
+    NO_SKEDADDLE,
+    PASS,
+    PICK_BASE,
+    SKEDADDLE_BASE,
+    UNHAPPY_BASE,
+    UNHAPPY_DONE,
     drop_action,
 )
 from bus_lab.widgets.base import FoldingPanel, GameWidget
@@ -68,16 +77,29 @@ class BusAndStopWidget(GameWidget):
         sheet_panel (FoldingPanel): the component sheet in use, as a table (closed at first).
     """
 
-    def __init__(self, players: int = 4, humans: Iterable[int] = (0,), bot: str = "greedy",
-                 seed: int | None = 0, deck: Sequence[str] | None = None, *, title: str | None = None,
-                 max_log: int = 40, interval: int = 500, pick_cards: bool = False, **options: Any):
+    def __init__(
+        self,
+        players: int = 4,
+        humans: Iterable[int] = (0,),
+        bot: str = "greedy",
+        seed: int | None = 0,
+        deck: Sequence[str] | None = None,
+        *,
+        title: str | None = None,
+        max_log: int = 40,
+        interval: int = 500,
+        pick_cards: bool = False,
+        **options: Any,
+    ):
         game = BusAndStopGame(players=players, **options)
         session = self.table_session(game, humans, bot, seed, deck)
         self._build_human_panel()
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
-        self.sheet_panel = FoldingPanel("Component sheet", W.HTML(self._sheet_html()),
-                                        "Show the component sheet in use: the cards of each colour, seniors "
-                                        "and destination stacks")
+        self.sheet_panel = FoldingPanel(
+            "Component sheet",
+            W.HTML(self._sheet_html()),
+            "Show the component sheet in use: the cards of each colour, seniors and destination stacks",
+        )
         children = list(self.widget.children)
         at = children.index(self.action_box)
         children[at:at] = [self.human_panel]
@@ -87,32 +109,55 @@ class BusAndStopWidget(GameWidget):
 
     # -- the human panel ---------------------------------------------------------------------
     def _build_human_panel(self) -> None:
-        self.pick_buttons = [W.Button(description="", tooltip="", layout=W.Layout(width="auto", display="none"))
-                             for _ in range(MAX_COLOURS)]
+        self.pick_buttons = [
+            W.Button(description="", tooltip="", layout=W.Layout(width="auto", display="none"))
+            for _ in range(MAX_COLOURS)
+        ]
         for i, button in enumerate(self.pick_buttons):
             button.on_click(lambda _b, c=i: self._guarded(self._do_pick_up, c))
         self.pick_reasons = W.HTML()
-        self.drop_destination = W.Dropdown(options=[("no drop-off possible", NO_DROP)], value=NO_DROP,
-                                           description="Destination", style={"description_width": "initial"},
-                                           tooltip="Where to drop off: a stack whose top card you can meet "
-                                                   "(BAS-DROP-TOP)", layout=W.Layout(width="360px"))
-        self.drop_count = W.Dropdown(options=[], description="Count", style={"description_width": "initial"},
-                                     tooltip="How many passengers to drop: the card's count fixes its points "
-                                             "(BAS-DROP-CLAIM)", layout=W.Layout(width="230px"))
-        self.drop_button = W.Button(description="Drop off", icon="arrow-down", button_style="info",
-                                    tooltip="Drop off at the chosen destination; then choose which passengers "
-                                            "with the buttons below (BAS-DROP-TYPE, BAS-DROP-MULTI)")
-        self.drop_destination.observe(lambda _c: None if self._panel_syncing else self._guarded(self._fill_counts),
-                                      names="value")
+        self.drop_destination = W.Dropdown(
+            options=[("no drop-off possible", NO_DROP)],
+            value=NO_DROP,
+            description="Destination",
+            style={"description_width": "initial"},
+            tooltip="Where to drop off: a stack whose top card you can meet (BAS-DROP-TOP)",
+            layout=W.Layout(width="360px"),
+        )
+        self.drop_count = W.Dropdown(
+            options=[],
+            description="Count",
+            style={"description_width": "initial"},
+            tooltip="How many passengers to drop: the card's count fixes its points (BAS-DROP-CLAIM)",
+            layout=W.Layout(width="230px"),
+        )
+        self.drop_button = W.Button(
+            description="Drop off",
+            icon="arrow-down",
+            button_style="info",
+            tooltip="Drop off at the chosen destination; then choose which passengers "
+            "with the buttons below (BAS-DROP-TYPE, BAS-DROP-MULTI)",
+        )
+        self.drop_destination.observe(
+            lambda _c: None if self._panel_syncing else self._guarded(self._fill_counts), names="value"
+        )
         self.drop_button.on_click(lambda _b: self._guarded(self._do_drop))
         self._panel_syncing = False
-        self.human_panel = W.VBox([
-            W.HTML("<b>Pick up</b> every passenger of one colour from the stop (BAS-PICK-ALL):"),
-            W.HBox(self.pick_buttons, layout=W.Layout(flex_flow="row wrap")), self.pick_reasons,
-            W.HTML("<b>Or drop off</b> at a destination (BAS-DROP-TOP): destination → count → which passengers"),
-            W.HBox([self.drop_destination, self.drop_count, self.drop_button],
-                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
-        ], layout=W.Layout(display="none", border="1px solid #ccc", padding="4px", margin="4px 0"))
+        self.human_panel = W.VBox(
+            [
+                W.HTML("<b>Pick up</b> every passenger of one colour from the stop (BAS-PICK-ALL):"),
+                W.HBox(self.pick_buttons, layout=W.Layout(flex_flow="row wrap")),
+                self.pick_reasons,
+                W.HTML(
+                    "<b>Or drop off</b> at a destination (BAS-DROP-TOP): destination → count → which passengers"
+                ),
+                W.HBox(
+                    [self.drop_destination, self.drop_count, self.drop_button],
+                    layout=W.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+            ],
+            layout=W.Layout(display="none", border="1px solid #ccc", padding="4px", margin="4px 0"),
+        )
 
     def _human_turn(self) -> bool:
         state = self.session.state
@@ -140,8 +185,14 @@ class BusAndStopWidget(GameWidget):
         state = self.session.state
         turn = self._human_turn()
         sheet = state.sheet
-        with self._hold_all([self.human_panel.layout, self.pick_reasons, *self.pick_buttons,
-                             *(b.layout for b in self.pick_buttons)]):
+        with self._hold_all(
+            [
+                self.human_panel.layout,
+                self.pick_reasons,
+                *self.pick_buttons,
+                *(b.layout for b in self.pick_buttons),
+            ]
+        ):
             self.human_panel.layout.display = None if turn else "none"
             reasons = []
             for c, button in enumerate(self.pick_buttons):
@@ -159,14 +210,17 @@ class BusAndStopWidget(GameWidget):
                 if why is None:
                     seniors = sum(1 for k in state.stop if sheet.colour_of(k) == c and sheet.is_senior(k))
                     riders = len(at_stop) - seniors
-                    button.tooltip = (f"Pick up every {colour.name} passenger: {riders} into your bus, {seniors} "
-                                      f"senior{'s' if seniors != 1 else ''} beside it (BAS-PICK-ALL, BAS-SENIOR)")
+                    button.tooltip = (
+                        f"Pick up every {colour.name} passenger: {riders} into your bus, {seniors} "
+                        f"senior{'s' if seniors != 1 else ''} beside it (BAS-PICK-ALL, BAS-SENIOR)"
+                    )
                 else:
                     button.tooltip = f"Not allowed: {why}"
                     if at_stop:
                         reasons.append(f"{colour.name}: {why}")
-            self.pick_reasons.value = ("<small>" + "<br>".join(escape(r) for r in reasons) + "</small>") \
-                if reasons else ""
+            self.pick_reasons.value = (
+                ("<small>" + "<br>".join(escape(r) for r in reasons) + "</small>") if reasons else ""
+            )
         self._fill_destinations()
 
     def _fill_destinations(self) -> None:
@@ -198,8 +252,11 @@ class BusAndStopWidget(GameWidget):
         if self._human_turn() and stack is not None and stack != NO_DROP:
             seat = state.current_player()
             card = state.top_card(stack)
-            options = [(f"{k} passengers → {card.points_for(k)} points", k)
-                       for s, k in state.droppable(seat) if s == stack]
+            options = [
+                (f"{k} passengers → {card.points_for(k)} points", k)
+                for s, k in state.droppable(seat)
+                if s == stack
+            ]
         with self.drop_count.hold_sync(), self.drop_button.hold_sync():
             self.drop_count.options = options
             if options:
@@ -235,22 +292,28 @@ class BusAndStopWidget(GameWidget):
     def header_html(self, state: State) -> str:
         """Title, table settings, and what part of the game is on (with its rule ID)."""
         p = self.session.game.params
-        settings = (f"{p['players']} players, final round: {p['final_round'].replace('_', ' ')}, "
-                    f"leftover penalty {'on' if p['leftover_penalty'] else 'off'}, "
-                    f"{'built-in placeholder' if p['sheet'] is None else 'custom'} component sheet")
+        settings = (
+            f"{p['players']} players, final round: {p['final_round'].replace('_', ' ')}, "
+            f"leftover penalty {'on' if p['leftover_penalty'] else 'off'}, "
+            f"{'built-in placeholder' if p['sheet'] is None else 'custom'} component sheet"
+        )
         if state.phase == "setup":
             part = "Setting up: dealing the bus stop [BAS-SETUP-STOP]"
         elif state.phase == "play":
-            part = (f"Turn {state.turns} — Seat {state.seat}: pick up or drop off [BAS-TURN]; "
-                    f"{state.destinations_left()} destination cards left, {sum(state.deck)} passengers in the deck")
+            part = (
+                f"Turn {state.turns} — Seat {state.seat}: pick up or drop off [BAS-TURN]; "
+                f"{state.destinations_left()} destination cards left, {sum(state.deck)} passengers in the deck"
+            )
         elif state.phase == "final":
             why = state.trigger["reason"] if state.trigger else ""
             part = f"Final round (the end was triggered: {why}) [BAS-END-FINAL]"
         else:
             part = "Game over: highest total wins; ties go to seniors + skedaddled [BAS-WIN]"
-        return (f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
-                f"<div class='bus-lab-options' style='color:#333'>Table: {escape(settings)}</div>"
-                f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>")
+        return (
+            f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
+            f"<div class='bus-lab-options' style='color:#333'>Table: {escape(settings)}</div>"
+            f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>"
+        )
 
     def action_pool_size(self) -> int:
         """Enough move buttons for the longest list of moves at any table (built once)."""
@@ -272,21 +335,29 @@ class BusAndStopWidget(GameWidget):
         if CHOOSE_BASE <= action < CHOOSE_BASE + sheet.num_kinds:
             stack, count, chosen = state.pending
             rule = "BAS-DROP-MULTI" if sheet.stacks[stack].multicoloured else "BAS-DROP-TYPE"
-            return (f"Drop this {sheet.name(action - CHOOSE_BASE)} at the {sheet.stacks[stack].name} "
-                    f"({len(chosen) + 1} of {count}) ({rule})")
+            return (
+                f"Drop this {sheet.name(action - CHOOSE_BASE)} at the {sheet.stacks[stack].name} "
+                f"({len(chosen) + 1} of {count}) ({rule})"
+            )
         if SKEDADDLE_BASE <= action < SKEDADDLE_BASE + sheet.num_kinds:
-            return (f"Skedaddle this {sheet.name(action - SKEDADDLE_BASE)}: it leaves your bus face down, "
-                    "1 point at the end (BAS-SKEDADDLE)")
+            return (
+                f"Skedaddle this {sheet.name(action - SKEDADDLE_BASE)}: it leaves your bus face down, "
+                "1 point at the end (BAS-SKEDADDLE)"
+            )
         if action == NO_SKEDADDLE:
             return "Keep your passengers: skedaddling is optional (BAS-SKEDADDLE)"
         if UNHAPPY_BASE <= action < UNHAPPY_BASE + sheet.num_kinds:
-            return f"Discard this {sheet.name(action - UNHAPPY_BASE)} as an unhappy passenger: -1 (BAS-UNHAPPY)"
+            return (
+                f"Discard this {sheet.name(action - UNHAPPY_BASE)} as an unhappy passenger: -1 (BAS-UNHAPPY)"
+            )
         if action == UNHAPPY_DONE:
             return "Stop discarding: one unhappy passenger is enough (BAS-UNHAPPY)"
         if action == PASS:
             return "Pass your final turn (BAS-END-FINAL)"
         if PICK_BASE <= action < DROP_BASE:
-            return f"Pick up every {sheet.colours[action - PICK_BASE].name} passenger at the stop (BAS-PICK-ALL)"
+            return (
+                f"Pick up every {sheet.colours[action - PICK_BASE].name} passenger at the stop (BAS-PICK-ALL)"
+            )
         return f"{state.action_to_string(action)} (BAS-DROP-TOP)"
 
     def status_html(self, state: State) -> str:
@@ -295,11 +366,15 @@ class BusAndStopWidget(GameWidget):
         if self.session.waiting_for_human():
             if state.node == "skedaddle":
                 dropper, stack, _c = state.sked_from
-                extra = (f"Seat {dropper} dropped off at the {state.sheet.stacks[stack].name}: you may skedaddle "
-                         "one matching passenger for 1 point (BAS-SKEDADDLE).")
+                extra = (
+                    f"Seat {dropper} dropped off at the {state.sheet.stacks[stack].name}: you may skedaddle "
+                    "one matching passenger for 1 point (BAS-SKEDADDLE)."
+                )
             elif state.node == "unhappy":
-                extra = ("No colour fits in your bus and no destination can be met: discard one or more "
-                         "passengers as unhappy, -1 each (BAS-UNHAPPY).")
+                extra = (
+                    "No colour fits in your bus and no destination can be met: discard one or more "
+                    "passengers as unhappy, -1 each (BAS-UNHAPPY)."
+                )
             elif state.node == "choose":
                 extra = "Choose the passengers to drop, one at a time (BAS-DROP-TYPE, BAS-DROP-MULTI)."
         base = super().status_html(state)
@@ -308,5 +383,6 @@ class BusAndStopWidget(GameWidget):
     def _sheet_html(self) -> str:
         sheet = self.session.state.sheet
         notes = "".join(f"<li>{escape(n)}</li>" for n in sheet.notes)
-        return (f"<pre style='font-size:12px'>{escape(sheet.table())}</pre>"
-                + (f"<ul style='font-size:12px'>{notes}</ul>" if notes else ""))
+        return f"<pre style='font-size:12px'>{escape(sheet.table())}</pre>" + (
+            f"<ul style='font-size:12px'>{notes}</ul>" if notes else ""
+        )

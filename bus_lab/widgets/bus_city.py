@@ -23,10 +23,12 @@ Example::
     w                                   # in a notebook: the table and the controls
     w.street_buttons["b1-c1"].click()   # drive to b1-c1 (when it is reachable)
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import ipywidgets as W
 
@@ -35,7 +37,13 @@ from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.game import BusCityGame
 from bus_lab.games.bus_city.render import grid_html
 from bus_lab.games.bus_city.state import (
-    MASK_SPAN, MOVE_BASE, PASS, PLACE_BASE, ROTATE_BASE, SWAP_BASE, BusCityState,
+    MASK_SPAN,
+    MOVE_BASE,
+    PASS,
+    PLACE_BASE,
+    ROTATE_BASE,
+    SWAP_BASE,
+    BusCityState,
 )
 from bus_lab.games.textfit import text_px
 from bus_lab.widgets.base import FoldingPanel, GameWidget
@@ -104,18 +112,31 @@ class BusCityWidget(GameWidget):
         sheet_panel (FoldingPanel): the component sheet (BUS-COMP-STREETS, BUS-COMP-PASSENGERS), closed at first.
     """
 
-    def __init__(self, players: int = 3, humans: Iterable[int] = (0,), bot: str = "greedy",
-                 seed: int | None = 0, deck: Sequence[str] | None = None, *, title: str | None = None,
-                 max_log: int = 40, interval: int = 500, pick_cards: bool = False, **options: Any):
+    def __init__(
+        self,
+        players: int = 3,
+        humans: Iterable[int] = (0,),
+        bot: str = "greedy",
+        seed: int | None = 0,
+        deck: Sequence[str] | None = None,
+        *,
+        title: str | None = None,
+        max_log: int = 40,
+        interval: int = 500,
+        pick_cards: bool = False,
+        **options: Any,
+    ):
         game = BusCityGame(players=players, **options)
         session = self.table_session(game, humans, bot, seed, deck)
         self.selection: list[str] = []
         self._selection_at: tuple | None = None
         self._build_chooser()
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
-        self.sheet_panel = FoldingPanel("Component sheet", W.HTML(game.sheet._repr_html_()),
-                                        "Show the street and passenger cards of this game "
-                                        "(BUS-COMP-STREETS, BUS-COMP-PASSENGERS)")
+        self.sheet_panel = FoldingPanel(
+            "Component sheet",
+            W.HTML(game.sheet._repr_html_()),
+            "Show the street and passenger cards of this game (BUS-COMP-STREETS, BUS-COMP-PASSENGERS)",
+        )
         children = list(self.widget.children)
         children.insert(children.index(self.action_box), self.chooser)
         children.append(self.sheet_panel)
@@ -129,28 +150,47 @@ class BusCityWidget(GameWidget):
         for r in range(5):
             for c in range(5):
                 if r % 2 == 0 and c % 2 == 0:
-                    cells.append(W.HTML(f"<div style='text-align:center;color:#777'>{'abc'[c // 2]}{r // 2 + 1}"
-                                        "</div>"))
+                    cells.append(
+                        W.HTML(f"<div style='text-align:center;color:#777'>{'abc'[c // 2]}{r // 2 + 1}</div>")
+                    )
                 elif r % 2 == 0 or c % 2 == 0:
                     if r % 2 == 0:
                         name = f"{'abc'[c // 2]}{r // 2 + 1}-{'abc'[c // 2 + 1]}{r // 2 + 1}"
                     else:
                         name = f"{'abc'[c // 2]}{r // 2 + 1}-{'abc'[c // 2]}{r // 2 + 2}"
-                    button = W.Button(description=name, tooltip=f"Street {name}", disabled=True,
-                                      layout=W.Layout(width="auto"))  # fills its grid column
+                    button = W.Button(
+                        description=name,
+                        tooltip=f"Street {name}",
+                        disabled=True,
+                        layout=W.Layout(width="auto"),
+                    )  # fills its grid column
                     button.on_click(lambda _b, slot=name: self._guarded(self.choose_street, slot))
                     self.street_buttons[name] = button
                     cells.append(button)
                 else:
                     cells.append(W.HTML(""))
-        self.street_grid = W.GridBox(cells, layout=W.Layout(
-            grid_template_columns=f"repeat(5, {STREET_COLUMN_PX}px)", grid_gap="3px", width="auto"))
+        self.street_grid = W.GridBox(
+            cells,
+            layout=W.Layout(
+                grid_template_columns=f"repeat(5, {STREET_COLUMN_PX}px)", grid_gap="3px", width="auto"
+            ),
+        )
         self.chooser_note = W.HTML()
-        self.clear_button = W.Button(description="Clear choice", tooltip="Forget the street cards chosen so far",
-                                     icon="times", layout=W.Layout(width="auto"))
+        self.clear_button = W.Button(
+            description="Clear choice",
+            tooltip="Forget the street cards chosen so far",
+            icon="times",
+            layout=W.Layout(width="auto"),
+        )
         self.clear_button.on_click(lambda _b: self._guarded(self.clear_selection))
-        self.chooser = W.VBox([W.HTML("<b>Street chooser</b> (laid out like the grid)"), self.chooser_note,
-                               self.street_grid, self.clear_button])
+        self.chooser = W.VBox(
+            [
+                W.HTML("<b>Street chooser</b> (laid out like the grid)"),
+                self.chooser_note,
+                self.street_grid,
+                self.clear_button,
+            ]
+        )
 
     def _stale(self) -> bool:
         return self._selection_at != (self.session.position, len(self.session.state.history()))
@@ -186,7 +226,11 @@ class BusCityWidget(GameWidget):
         if node in ("move", "place"):
             here = [a for a in legal if _end_slot(a) == index]
             if not here:
-                what = "reachable this turn (BUS-MOVE, BUS-SPEED)" if node == "move" else "a bus stop (BUS-START)"
+                what = (
+                    "reachable this turn (BUS-MOVE, BUS-SPEED)"
+                    if node == "move"
+                    else "a bus stop (BUS-START)"
+                )
                 self.refresh()
                 return f"{slot} is not {what}."
             if len(here) == 1:
@@ -266,13 +310,24 @@ class BusCityWidget(GameWidget):
                 button.description = street_label(name, entry["card"])
                 index = G.SLOT_INDEX[name]
                 button.disabled = index not in targets
-                button.button_style = "warning" if name in self.selection else ("info" if index in targets else "")
+                button.button_style = (
+                    "warning" if name in self.selection else ("info" if index in targets else "")
+                )
                 what = "empty slot" if entry["card"] is None else state.street_at(index).describe()
-                side = f", symbol on the {entry['side']} side" if entry["side"] and entry["symbol"] != "plain" else ""
-                act = {"move": "click to drive here (BUS-MOVE)", "place": "click to start here (BUS-START)",
-                       "construction": "click to choose it for the swap (BUS-CONSTRUCTION)"}.get(node, "")
+                side = (
+                    f", symbol on the {entry['side']} side"
+                    if entry["side"] and entry["symbol"] != "plain"
+                    else ""
+                )
+                act = {
+                    "move": "click to drive here (BUS-MOVE)",
+                    "place": "click to start here (BUS-START)",
+                    "construction": "click to choose it for the swap (BUS-CONSTRUCTION)",
+                }.get(node, "")
                 card = f" {entry['card']}" if entry["card"] is not None else ""
-                button.tooltip = f"Street {name}{card}: {what}{side}." + (f" {act}" if index in targets else "")
+                button.tooltip = f"Street {name}{card}: {what}{side}." + (
+                    f" {act}" if index in targets else ""
+                )
         if node == "move":
             text = "Click a highlighted street card (outlined “reach” on the board) to drive there."
             if self.selection:
@@ -280,8 +335,9 @@ class BusCityWidget(GameWidget):
         elif node == "place":
             text = "Click a bus stop to start there, then pick the heading."
         elif node == "construction":
-            text = ("Click two street cards with no bus on them to swap them, or press pass."
-                    + (" In challenging play you may instead turn one card." if state.challenging else ""))
+            text = "Click two street cards with no bus on them to swap them, or press pass." + (
+                " In challenging play you may instead turn one card." if state.challenging else ""
+            )
             if self.selection:
                 text += f" Chosen: {', '.join(self.selection)}."
         else:
@@ -298,10 +354,15 @@ class BusCityWidget(GameWidget):
     def header_html(self, state: State) -> str:
         """Title, the table options and the part of the game, with its rule ID."""
         params = self.session.game.params
-        opts = [f"{self.session.game.num_players} players",
-                "challenging play" if params["challenging"] else "basic play",
-                "no limit when empty" if params["empty_speed"] is None else f"empty limit {params['empty_speed']}",
-                f"at most {params['max_rounds']} rounds", state.sheet.title]
+        opts = [
+            f"{self.session.game.num_players} players",
+            "challenging play" if params["challenging"] else "basic play",
+            "no limit when empty"
+            if params["empty_speed"] is None
+            else f"empty limit {params['empty_speed']}",
+            f"at most {params['max_rounds']} rounds",
+            state.sheet.title,
+        ]
         if state.phase == "setup":
             part = "Setup: laying the grid and turning up two passenger cards [BUS-SETUP]"
         elif state.phase == "start":
@@ -312,9 +373,11 @@ class BusCityWidget(GameWidget):
             part = f"Round {state.round}{final}: Seat {state.turn}'s turn, {limit} [BUS-TURN, BUS-SPEED]"
         else:
             part = "Game over: most points wins, then most complete cards [BUS-WIN]"
-        return (f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
-                f"<div class='bus-lab-options' style='color:#333'>Table: {escape(', '.join(opts))}</div>"
-                f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>")
+        return (
+            f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
+            f"<div class='bus-lab-options' style='color:#333'>Table: {escape(', '.join(opts))}</div>"
+            f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>"
+        )
 
     def action_pool_size(self) -> int:
         """Buttons built once: the most choices the chooser leaves open (see :data:`POOL`)."""

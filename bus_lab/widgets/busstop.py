@@ -18,23 +18,38 @@ them. The widget starts in the view of the first human seat. Rule IDs (``BSB-…
 event log, the scores' breakdown and the move tooltips; the component sheet in use is shown in a
 collapsible panel.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from html import escape
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import ipywidgets as W
 
 from bus_lab.engine.core import State
 from bus_lab.engine.registry import load_game
 from bus_lab.games.busstop.components import (
-    END_BONUS_POINTS, END_BONUS_REQUIREMENTS, ET, EXTRA_BUS_AT, PROXY_PENALTY_AT, QUEUE_SPACES, ROUNDS, SORTS,
+    END_BONUS_POINTS,
+    END_BONUS_REQUIREMENTS,
+    ET,
+    EXTRA_BUS_AT,
+    PROXY_PENALTY_AT,
+    QUEUE_SPACES,
+    ROUNDS,
+    SORTS,
     VIP_BASE,
 )
 from bus_lab.games.busstop.render import table_svg
 from bus_lab.games.busstop.state import (
-    BID_BASE, BOARD_BASE, CLASS_NAMES, PLACE_BASE, QUEUE_DEST, STOP, WHITE_BASE,
+    BID_BASE,
+    BOARD_BASE,
+    CLASS_NAMES,
+    PLACE_BASE,
+    QUEUE_DEST,
+    STOP,
+    WHITE_BASE,
 )
 from bus_lab.widgets.base import FoldingPanel, GameWidget
 
@@ -74,16 +89,30 @@ class BusstopWidget(GameWidget):
         sheet_panel (FoldingPanel): the component sheet in use, collapsed at first.
     """
 
-    def __init__(self, players: int = 3, humans: Iterable[int] = (0,), bot: str = "bidder",
-                 seed: int | None = 0, deck: Sequence[str] | None = None, *, title: str | None = None,
-                 max_log: int = 40, interval: int = 500, pick_cards: bool = False, **options: Any):
+    def __init__(
+        self,
+        players: int = 3,
+        humans: Iterable[int] = (0,),
+        bot: str = "bidder",
+        seed: int | None = 0,
+        deck: Sequence[str] | None = None,
+        *,
+        title: str | None = None,
+        max_log: int = 40,
+        interval: int = 500,
+        pick_cards: bool = False,
+        **options: Any,
+    ):
         game = load_game("busstop", players=players, **options)
         session = self.table_session(game, humans, bot, seed, deck)
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
         self.pick_box.description = "Passenger"
         self.pick_button.description = "Turn up this one"
-        self.sheet_panel = FoldingPanel("Component sheet", W.HTML(self.sheet_html()),
-                                        "Show the component sheet in use: passengers, buses and player tiles")
+        self.sheet_panel = FoldingPanel(
+            "Component sheet",
+            W.HTML(self.sheet_html()),
+            "Show the component sheet in use: passengers, buses and player tiles",
+        )
         children = list(self.widget.children)
         children.append(self.sheet_panel)
         self.widget.children = tuple(children)
@@ -116,10 +145,12 @@ class BusstopWidget(GameWidget):
         else:
             text, rule = NODE_TEXT[state.node]
             part = f"Round {state.round} of {ROUNDS} — {text} [{rule}]"
-        return (f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
-                f"<div class='bus-lab-options' style='color:#333'>Table: "
-                f"{escape(self.options_text(self.session.game.params))}</div>"
-                f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>")
+        return (
+            f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
+            f"<div class='bus-lab-options' style='color:#333'>Table: "
+            f"{escape(self.options_text(self.session.game.params))}</div>"
+            f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>"
+        )
 
     def action_pool_size(self) -> int:
         """Enough buttons for ten tiles or three kinds of passenger times four places."""
@@ -157,25 +188,36 @@ class BusstopWidget(GameWidget):
         """What the move does, with its rule ID."""
         label = state.action_to_string(action)
         who = state.acting_participant()
-        proxy = (" (you decide for the proxy bus this round, BSB-PROXY-CHOICES)"
-                 if who is not None and who == state.proxy else "")
+        proxy = (
+            " (you decide for the proxy bus this round, BSB-PROXY-CHOICES)"
+            if who is not None and who == state.proxy
+            else ""
+        )
         if BID_BASE < action <= BID_BASE + 10:
             face = "face up, first" if who == state.conductor else "face down until the reveal"
-            return (f"Play tile {action - BID_BASE} {face}: lowest tile goes first on the zone, ties clockwise "
-                    f"from the conductor (BSB-ROUND-BID, BSB-ROUND-ORDER); each tile is used once.")
+            return (
+                f"Play tile {action - BID_BASE} {face}: lowest tile goes first on the zone, ties clockwise "
+                f"from the conductor (BSB-ROUND-BID, BSB-ROUND-ORDER); each tile is used once."
+            )
         if WHITE_BASE <= action < WHITE_BASE + 5:
             return f"White icon: {label}, a passenger of its sort (BSB-ROUND-TAKE){proxy}."
         if PLACE_BASE <= action < PLACE_BASE + 44:
             cls, dest = divmod(action - PLACE_BASE, 4)
             if dest == QUEUE_DEST:
-                return (f"Put the {CLASS_NAMES[cls]} at the tail of the queue: −2 at the end if still waiting, a VIP "
-                        f"−6 (BSB-QUEUE, BSB-SCORE-QUEUE); {EXTRA_BUS_AT} waiting at the end of a round open the "
-                        f"third bus (BSB-EXTRA-BUS){proxy}.")
-            return (f"Board the {CLASS_NAMES[cls]} on bus {dest + 1}: one sort per bus, ETs wild (BSB-BOARD-SORT); "
-                    f"a full bus leaves and scores (BSB-BOARD-LEAVE){proxy}.")
+                return (
+                    f"Put the {CLASS_NAMES[cls]} at the tail of the queue: −2 at the end if still waiting, a VIP "
+                    f"−6 (BSB-QUEUE, BSB-SCORE-QUEUE); {EXTRA_BUS_AT} waiting at the end of a round open the "
+                    f"third bus (BSB-EXTRA-BUS){proxy}."
+                )
+            return (
+                f"Board the {CLASS_NAMES[cls]} on bus {dest + 1}: one sort per bus, ETs wild (BSB-BOARD-SORT); "
+                f"a full bus leaves and scores (BSB-BOARD-LEAVE){proxy}."
+            )
         if BOARD_BASE <= action < BOARD_BASE + 3:
-            return (f"The head of the queue boards bus {action - BOARD_BASE + 1} (only the head may board, "
-                    f"BSB-QUEUE-BOARD){proxy}.")
+            return (
+                f"The head of the queue boards bus {action - BOARD_BASE + 1} (only the head may board, "
+                f"BSB-QUEUE-BOARD){proxy}."
+            )
         if action == STOP:
             return f"Leave the queue as it is for this round (BSB-QUEUE-BOARD){proxy}."
         return f"Play {label}"
@@ -193,19 +235,23 @@ class BusstopWidget(GameWidget):
                 icons = " ".join([f"●q{s + 1}" for s in black] + (["○W"] if white else []))
                 crown = " ♛" if i == zone.conductor else ""
                 cells.append(f"<td style='padding:2px 8px'>P{i + 1}: {escape(icons)}{crown}</td>")
-            rows.append(f"<tr><th style='text-align:left'>{n} positions ({zone.passengers} passengers a round)"
-                        f"</th>{''.join(cells)}</tr>")
+            rows.append(
+                f"<tr><th style='text-align:left'>{n} positions ({zone.passengers} passengers a round)"
+                f"</th>{''.join(cells)}</tr>"
+            )
         tiles = ", ".join(f"{t}: {SORTS[sheet.tile_sort(t)]}" for t in range(1, 11))
         bonus = ", ".join(f"colour {i}: {SORTS[s]}" for i, s in enumerate(sheet.passenger_bonus))
         ends = "; ".join(f"colour {i}: {END_BONUS_REQUIREMENTS[r]}" for i, r in enumerate(sheet.end_bonus))
-        return (f"<div style='font-size:90%'><p>Placeholder figures (the board facts are not published); "
-                f"a teacher can pass another sheet: <code>BusstopWidget(sheet='my_sheet.json')</code>.</p>"
-                f"<table>{''.join(rows)}</table>"
-                f"<p>● black icon: take the passenger on that queue slot; ○ white icon: take one played tile; "
-                f"♛ conductor space [BSB-COMP-ZONE].</p>"
-                f"<p>Bus seats: {', '.join(map(str, sheet.bus_seats))} (the third bus locked until a queue of "
-                f"{EXTRA_BUS_AT}+); queue: {QUEUE_SPACES} spaces [BSB-COMP-BOARD]. Proxy penalty at "
-                f"{PROXY_PENALTY_AT} [BSB-PROXY-PENALTY].</p>"
-                f"<p>Player tiles: {escape(tiles)} [BSB-COMP-PLAYERTILES].</p>"
-                f"<p>Passenger bonus: {escape(bonus)} [BSB-OPT-BONUS]. End-game bonus, {END_BONUS_POINTS} points: "
-                f"{escape(ends)} [BSB-OPT-ENDBONUS].</p></div>")
+        return (
+            f"<div style='font-size:90%'><p>Placeholder figures (the board facts are not published); "
+            f"a teacher can pass another sheet: <code>BusstopWidget(sheet='my_sheet.json')</code>.</p>"
+            f"<table>{''.join(rows)}</table>"
+            f"<p>● black icon: take the passenger on that queue slot; ○ white icon: take one played tile; "
+            f"♛ conductor space [BSB-COMP-ZONE].</p>"
+            f"<p>Bus seats: {', '.join(map(str, sheet.bus_seats))} (the third bus locked until a queue of "
+            f"{EXTRA_BUS_AT}+); queue: {QUEUE_SPACES} spaces [BSB-COMP-BOARD]. Proxy penalty at "
+            f"{PROXY_PENALTY_AT} [BSB-PROXY-PENALTY].</p>"
+            f"<p>Player tiles: {escape(tiles)} [BSB-COMP-PLAYERTILES].</p>"
+            f"<p>Passenger bonus: {escape(bonus)} [BSB-OPT-BONUS]. End-game bonus, {END_BONUS_POINTS} points: "
+            f"{escape(ends)} [BSB-OPT-ENDBONUS].</p></div>"
+        )

@@ -26,6 +26,7 @@ Example::
     box                      # in a notebook: the question's input, Check button and verdict line
     box.check("28/51")       # True, and the verdict line says so
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -94,7 +95,7 @@ def read_number(text: str) -> Fraction:
     """
     raw = str(text).strip().replace(",", "").replace("−", "-")
     labelled = _LABELLED.match(raw)
-    if labelled:                       # "seat 2", "row 3": the number after one leading word
+    if labelled:  # "seat 2", "row 3": the number after one leading word
         raw = labelled.group(1)
     try:
         if raw.endswith("%"):
@@ -106,8 +107,10 @@ def read_number(text: str) -> Fraction:
             return whole + sign * Fraction(num, den)
         return Fraction(raw.replace(" ", ""))
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"could not read {text!r} as a number: type it in digits, e.g. 3, a fraction like "
-                         "3/7, a decimal like 0.25 or a percentage like 25%") from None
+        raise ValueError(
+            f"could not read {text!r} as a number: type it in digits, e.g. 3, a fraction like "
+            "3/7, a decimal like 0.25 or a percentage like 25%"
+        ) from None
 
 
 class AnswerBox:
@@ -136,8 +139,17 @@ class AnswerBox:
         last_right (bool | None): the verdict of the last check, ``None`` before any.
     """
 
-    def __init__(self, truth: Any, hint: str, *, why: str = "", tolerance: Fraction = Fraction(1, 1000),
-                 placeholder: str | None = None, description: str = "Your answer", also: Any = ()):
+    def __init__(
+        self,
+        truth: Any,
+        hint: str,
+        *,
+        why: str = "",
+        tolerance: Fraction = Fraction(1, 1000),
+        placeholder: str | None = None,
+        description: str = "Your answer",
+        also: Any = (),
+    ):
         truth = _plain(truth)
         self.also = tuple(str(a) if isinstance(truth, str) else _plain(a) for a in also)
         if isinstance(truth, (list, tuple)):
@@ -150,21 +162,38 @@ class AnswerBox:
         elif _is_number(truth):
             self.truth = Fraction(truth)
         else:
-            raise TypeError(f"truth must be a number, a string, a bool or a list of numbers, "
-                            f"not {type(truth).__name__}")
+            raise TypeError(
+                f"truth must be a number, a string, a bool or a list of numbers, not {type(truth).__name__}"
+            )
         self.hint = hint
         self.why = why
         self.tolerance = Fraction(tolerance)
         self.last_right: bool | None = None
         if placeholder is None:
-            placeholder = ("yes or no" if isinstance(truth, bool) else "a word" if isinstance(truth, str)
-                           else "numbers separated by commas" if isinstance(self.truth, tuple)
-                           else "a fraction like 3/7, a decimal or a %")
-        self.answer = W.Text(value="", placeholder=placeholder, description=description,
-                             tooltip="Type your answer, then press Enter or Check", continuous_update=False,
-                             style={"description_width": "initial"}, layout=W.Layout(width="320px"))
-        self.check_button = W.Button(description="Check", icon="check", layout=W.Layout(width="auto"),
-                                     tooltip="Check the answer typed in the box")
+            placeholder = (
+                "yes or no"
+                if isinstance(truth, bool)
+                else "a word"
+                if isinstance(truth, str)
+                else "numbers separated by commas"
+                if isinstance(self.truth, tuple)
+                else "a fraction like 3/7, a decimal or a %"
+            )
+        self.answer = W.Text(
+            value="",
+            placeholder=placeholder,
+            description=description,
+            tooltip="Type your answer, then press Enter or Check",
+            continuous_update=False,
+            style={"description_width": "initial"},
+            layout=W.Layout(width="320px"),
+        )
+        self.check_button = W.Button(
+            description="Check",
+            icon="check",
+            layout=W.Layout(width="auto"),
+            tooltip="Check the answer typed in the box",
+        )
         self.verdict = W.HTML("<div role='status'></div>")
         self.widget = W.VBox([W.HBox([self.answer, self.check_button]), self.verdict])
         self.check_button.on_click(lambda _b: self.check(self.answer.value))
@@ -199,8 +228,9 @@ class AnswerBox:
         if isinstance(self.truth, tuple):
             parts = _parts(text)
             if len(parts) != len(self.truth):
-                raise ValueError(f"type {len(self.truth)} numbers separated by commas "
-                                 f"(you typed {len(parts)})")
+                raise ValueError(
+                    f"type {len(self.truth)} numbers separated by commas (you typed {len(parts)})"
+                )
             return all(self._close(part, true) for part, true in zip(parts, self.truth))
         return any(self._close(text, Fraction(t)) for t in (self.truth, *self.also))
 
@@ -216,7 +246,7 @@ class AnswerBox:
         if abs(value - truth) <= self.tolerance:
             return True
         digits = re.sub(r"\D", "", str(text)).lstrip("0")
-        scale = 10 ** places             # rounded half-up or half-to-even: either is a fair rounding
+        scale = 10**places  # rounded half-up or half-to-even: either is a fair rounding
         half_up = Fraction(math.floor(truth * scale + Fraction(1, 2)), scale)
         return len(digits) >= 2 and value in (round(truth, places), half_up)
 
@@ -232,8 +262,11 @@ class AnswerBox:
             return ""
         if isinstance(self.truth, tuple):
             typed = tuple(read_number(p) for p in _parts(text))
-            return "" if typed == self.truth else \
-                " The exact values are " + ", ".join(str(x) for x in self.truth) + "."
+            return (
+                ""
+                if typed == self.truth
+                else " The exact values are " + ", ".join(str(x) for x in self.truth) + "."
+            )
         return "" if read_number(text) == self.truth else f" The exact value is {self.truth}."
 
     def check(self, text: str) -> bool:
@@ -259,9 +292,11 @@ class AnswerBox:
             why = self.why[:1].upper() + self.why[1:]
             self._show(f"Right!{self._exact_note(text)} {why}".strip(), "#1b5e20")
         elif self._nearly(text):
-            self._show("Close, but not quite: your answer is within 5% of the right one. Check the rounding "
-                       "(or what the question asks to round to), or type the exact value as a fraction.",
-                       "#8a2a00")
+            self._show(
+                "Close, but not quite: your answer is within 5% of the right one. Check the rounding "
+                "(or what the question asks to round to), or type the exact value as a fraction.",
+                "#8a2a00",
+            )
         else:
             self._show(f"Not quite. Hint: {self.hint}", "#8a2a00")
         return right
@@ -291,5 +326,9 @@ def folded_output(summary: str = "Show the output (answer the question above fir
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         yield
-    display(HTML(f"<details><summary>{escape(summary)}</summary>"
-                 f"<pre style='margin:4px 0'>{escape(buffer.getvalue(), quote=False)}</pre></details>"))
+    display(
+        HTML(
+            f"<details><summary>{escape(summary)}</summary>"
+            f"<pre style='margin:4px 0'>{escape(buffer.getvalue(), quote=False)}</pre></details>"
+        )
+    )

@@ -25,11 +25,13 @@ Example::
 
 Rules are cited by their IDs (``RTB-…``, see the rule catalogue) in the event log and tooltips.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from html import escape
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import ipywidgets as W
 
@@ -55,15 +57,17 @@ SETTING_LABELS = {
 }
 #: Settings that do not apply in the solo gauntlet (RTB-SG-FLOW).
 CLASSIC_ONLY = ("board", "row_points", "bus")
-GAUNTLET_TOOLTIP = ("Does not apply in the solo gauntlet: it goes from Part 1 straight to the rides, "
-                    "which are always higher/lower (RTB-SG-FLOW)")
+GAUNTLET_TOOLTIP = (
+    "Does not apply in the solo gauntlet: it goes from Part 1 straight to the rides, "
+    "which are always higher/lower (RTB-SG-FLOW)"
+)
 SETTING_TOOLTIPS = {
     "players": "Number of players: 2 to 8 in a classic game, 1 to 8 in the solo gauntlet (RTB-SETUP-PLAYERS)",
     "mode": "Classic: questions, Part 2 board, bus. Solo gauntlet: questions, then everyone rides in turn "
-            "(RTB-SG-FLOW)",
+    "(RTB-SG-FLOW)",
     "board": "Part 2 board: the pyramid (RTB-P-LAYOUT) or the Give & Take board (RTB-GT-LAYOUT)",
     "row_points": "Points per card played in Part 2: escalating by row or 1 on every row (RTB-P-POINTS, "
-                  "RTB-GT-POINTS)",
+    "RTB-GT-POINTS)",
     "bus": "Part 3: guess higher/lower (RTB-B-GUESS) or answer the four questions again (RTB-QB-ORDER)",
     "streak": "Hits in a row that end the bus, or that win the gauntlet on the spot (RTB-B-END, RTB-SG-WIN)",
     "seed": "Seed of the new game: the same seed and settings deal the same cards and bot moves",
@@ -108,9 +112,20 @@ class RideTheBusWidget(GameWidget):
         settings_panel (FoldingPanel): the collapsible "Table settings" panel (closed at first).
     """
 
-    def __init__(self, players: int = 4, humans: Iterable[int] = (0,), bot: str = "best_odds",
-                 seed: int | None = 0, deck: Sequence[str] | None = None, *, title: str | None = None,
-                 max_log: int = 40, interval: int = 500, pick_cards: bool = False, **options: Any):
+    def __init__(
+        self,
+        players: int = 4,
+        humans: Iterable[int] = (0,),
+        bot: str = "best_odds",
+        seed: int | None = 0,
+        deck: Sequence[str] | None = None,
+        *,
+        title: str | None = None,
+        max_log: int = 40,
+        interval: int = 500,
+        pick_cards: bool = False,
+        **options: Any,
+    ):
         game = load_game("ride_the_bus", players=players, **options)
         session = self.table_session(game, humans, bot, seed, deck)
         self._params = {p.name: p for p in type(game).PARAMS}
@@ -128,27 +143,48 @@ class RideTheBusWidget(GameWidget):
 
         def choice(name: str) -> W.Dropdown:
             labels = SETTING_LABELS[name]
-            return W.Dropdown(options=[(labels.get(v, v), v) for v in self._params[name].choices],
-                              value=params[name], description=self._describe(name),
-                              tooltip=SETTING_TOOLTIPS[name], style=style, layout=wide)
+            return W.Dropdown(
+                options=[(labels.get(v, v), v) for v in self._params[name].choices],
+                value=params[name],
+                description=self._describe(name),
+                tooltip=SETTING_TOOLTIPS[name],
+                style=style,
+                layout=wide,
+            )
 
         low, high = self._params["players"].bounds
         self.settings: dict[str, W.Widget] = {
             "mode": choice("mode"),
             # Number boxes, not sliders: a screen reader names a number box by its label (ipywidgets
             # links the two), but announces a slider unnamed. Arrow keys step them all the same.
-            "players": W.BoundedIntText(value=params["players"], min=low, max=high, description="Players",
-                                        tooltip=SETTING_TOOLTIPS["players"], style=style,
-                                        layout=W.Layout(width="200px")),
+            "players": W.BoundedIntText(
+                value=params["players"],
+                min=low,
+                max=high,
+                description="Players",
+                tooltip=SETTING_TOOLTIPS["players"],
+                style=style,
+                layout=W.Layout(width="200px"),
+            ),
             "board": choice("board"),
             "row_points": choice("row_points"),
             "bus": choice("bus"),
-            "streak": W.BoundedIntText(value=params["streak"], min=self._params["streak"].bounds[0],
-                                       max=self._params["streak"].bounds[1], description="Streak",
-                                       tooltip=SETTING_TOOLTIPS["streak"], style=style,
-                                       layout=W.Layout(width="200px")),
-            "seed": W.IntText(value=self.session.seed, description="Seed", tooltip=SETTING_TOOLTIPS["seed"],
-                              style=style, layout=W.Layout(width="240px")),
+            "streak": W.BoundedIntText(
+                value=params["streak"],
+                min=self._params["streak"].bounds[0],
+                max=self._params["streak"].bounds[1],
+                description="Streak",
+                tooltip=SETTING_TOOLTIPS["streak"],
+                style=style,
+                layout=W.Layout(width="200px"),
+            ),
+            "seed": W.IntText(
+                value=self.session.seed,
+                description="Seed",
+                tooltip=SETTING_TOOLTIPS["seed"],
+                style=style,
+                layout=W.Layout(width="240px"),
+            ),
         }
         kinds = [value for _, value in SEAT_KINDS]
         self.seat_controls: list[W.Dropdown] = []
@@ -157,15 +193,25 @@ class RideTheBusWidget(GameWidget):
                 kind = "human" if seat not in self.session.bots else bot
             else:
                 kind = bot if bot in kinds else "best_odds"
-            self.seat_controls.append(W.Dropdown(
-                options=list(SEAT_KINDS), value=kind if kind in kinds else "best_odds",
-                description=f"Seat {seat}", tooltip=f"Who plays seat {seat}: you (human, with the move "
-                "buttons) or a bot (best_odds: the likeliest guess; random: any legal move)",
-                style={"description_width": "50px"}, layout=W.Layout(width="200px")))
-        self.deal_button = W.Button(description="Deal a new game with these settings", icon="play",
-                                    button_style="primary", layout=W.Layout(width="auto"),
-                                    tooltip="Start a new game with the settings above (the game on the table "
-                                    "is replaced; a setting that is not allowed is explained and changes nothing)")
+            self.seat_controls.append(
+                W.Dropdown(
+                    options=list(SEAT_KINDS),
+                    value=kind if kind in kinds else "best_odds",
+                    description=f"Seat {seat}",
+                    tooltip=f"Who plays seat {seat}: you (human, with the move "
+                    "buttons) or a bot (best_odds: the likeliest guess; random: any legal move)",
+                    style={"description_width": "50px"},
+                    layout=W.Layout(width="200px"),
+                )
+            )
+        self.deal_button = W.Button(
+            description="Deal a new game with these settings",
+            icon="play",
+            button_style="primary",
+            layout=W.Layout(width="auto"),
+            tooltip="Start a new game with the settings above (the game on the table "
+            "is replaced; a setting that is not allowed is explained and changes nothing)",
+        )
         self.settings_note = W.HTML()
         self._classic_choices = {name: self.settings[name].value for name in CLASSIC_ONLY}
         if params["mode"] == "gauntlet":
@@ -179,19 +225,35 @@ class RideTheBusWidget(GameWidget):
 
         s = self.settings
         seats = W.HBox(self.seat_controls, layout=W.Layout(flex_flow="row wrap"))
-        body = W.VBox([
-            W.HTML("Choose the table, then press the button. Each seat is played by you (human) or by a bot."),
-            W.HBox([W.VBox([s["mode"], s["players"], s["streak"], s["seed"]]),
-                    W.VBox([s["board"], s["row_points"], s["bus"]])], layout=W.Layout(flex_flow="row wrap")),
-            self.settings_note,
-            W.HTML("<b>Who plays each seat</b>"), seats, self.deal_button])
-        self.settings_panel = FoldingPanel("Table settings", body, "Open to choose the players, the "
-                                           "variant, the seed and who plays each seat, then deal a new game")
+        body = W.VBox(
+            [
+                W.HTML(
+                    "Choose the table, then press the button. Each seat is played by you (human) or by a bot."
+                ),
+                W.HBox(
+                    [
+                        W.VBox([s["mode"], s["players"], s["streak"], s["seed"]]),
+                        W.VBox([s["board"], s["row_points"], s["bus"]]),
+                    ],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
+                self.settings_note,
+                W.HTML("<b>Who plays each seat</b>"),
+                seats,
+                self.deal_button,
+            ]
+        )
+        self.settings_panel = FoldingPanel(
+            "Table settings",
+            body,
+            "Open to choose the players, the variant, the seed and who plays each seat, then deal a new game",
+        )
 
     @staticmethod
     def _describe(name: str) -> str:
-        return {"mode": "Mode", "board": "Board (Part 2)", "row_points": "Row points",
-                "bus": "Bus (Part 3)"}[name]
+        return {"mode": "Mode", "board": "Board (Part 2)", "row_points": "Row points", "bus": "Bus (Part 3)"}[
+            name
+        ]
 
     def _on_mode(self, change: dict) -> None:
         """Leaving the classic game parks its Part 2/3 choices; coming back restores them."""
@@ -216,7 +278,10 @@ class RideTheBusWidget(GameWidget):
             control.tooltip = GAUNTLET_TOOLTIP if gauntlet else SETTING_TOOLTIPS[name]
         self.settings_note.value = (
             "<small><i>Board, row points and bus do not apply in the solo gauntlet: after Part 1 everyone "
-            "rides a higher/lower bus in turn (RTB-SG-FLOW).</i></small>" if gauntlet else "")
+            "rides a higher/lower bus in turn (RTB-SG-FLOW).</i></small>"
+            if gauntlet
+            else ""
+        )
         for seat, control in enumerate(self.seat_controls):
             control.layout.display = None if seat < players.value else "none"
 
@@ -226,8 +291,10 @@ class RideTheBusWidget(GameWidget):
         Returns:
             ``{"players", "board", "row_points", "bus", "streak", "mode"}``.
         """
-        return {name: self.settings[name].value for name in ("players", "board", "row_points", "bus",
-                                                               "streak", "mode")}
+        return {
+            name: self.settings[name].value
+            for name in ("players", "board", "row_points", "bus", "streak", "mode")
+        }
 
     def seat_kinds(self) -> list[str]:
         """Who plays each seat of the chosen table: ``"human"`` or a bot policy name, by seat."""
@@ -251,7 +318,9 @@ class RideTheBusWidget(GameWidget):
         session = Session(game, seed=int(self.settings["seed"].value), bots=bots)
         self.set_session(session)
         humans = [f"Seat {s}" for s, kind in enumerate(kinds) if kind == "human"]
-        who = f"you play {' and '.join(humans)}" if humans else "every seat is a bot (press Step or Auto-play)"
+        who = (
+            f"you play {' and '.join(humans)}" if humans else "every seat is a bot (press Step or Auto-play)"
+        )
         return f"a new game is dealt: {self.options_text(game.params)}, seed {session.seed}; {who}."
 
     # -- hooks -----------------------------------------------------------------------------
@@ -279,41 +348,59 @@ class RideTheBusWidget(GameWidget):
             total = n * RIDES_EACH
             if state.phase == "questions":
                 q = QUESTIONS[state.q_round]
-                part = (f"Solo gauntlet, Part 1 — the four questions: Q{q.number} of 4 ({q.text}); the points "
-                        f"only set the ride order [RTB-SG-QUESTIONS]")
+                part = (
+                    f"Solo gauntlet, Part 1 — the four questions: Q{q.number} of 4 ({q.text}); the points "
+                    f"only set the ride order [RTB-SG-QUESTIONS]"
+                )
             elif state.phase == "rides":
-                part = (f"Solo gauntlet — the rides: ride {state.ride_number + 1} of {total}, Seat {state.rider} "
-                        f"rides, streak {state.streak} of {state.target} [RTB-SG-RIDE]")
+                part = (
+                    f"Solo gauntlet — the rides: ride {state.ride_number + 1} of {total}, Seat {state.rider} "
+                    f"rides, streak {state.streak} of {state.target} [RTB-SG-RIDE]"
+                )
             else:
-                part = (f"Game over: {state.target} in a row wins, otherwise the longest ride"
-                        f"{' (a lone rider must make it)' if n == 1 else ''} [RTB-SG-WIN]")
+                part = (
+                    f"Game over: {state.target} in a row wins, otherwise the longest ride"
+                    f"{' (a lone rider must make it)' if n == 1 else ''} [RTB-SG-WIN]"
+                )
         elif state.phase == "questions":
             q = QUESTIONS[state.q_round]
-            part = (f"Part 1 of 3 — the four questions: Q{q.number} of 4 ({q.text}, "
-                    f"{_plural(q.points, 'point')}) [{q.rule}]")
+            part = (
+                f"Part 1 of 3 — the four questions: Q{q.number} of 4 ({q.text}, "
+                f"{_plural(q.points, 'point')}) [{q.rule}]"
+            )
         elif state.phase == "pyramid":
             index = min(state.pyramid_index, 9)
             row = state.pyramid_row(index)
-            part = (f"Part 2 of 3 — the pyramid: card {index + 1} of 10, row {row} "
-                    f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]")
+            part = (
+                f"Part 2 of 3 — the pyramid: card {index + 1} of 10, row {row} "
+                f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]"
+            )
         elif state.phase == "give_and_take":
             index = min(state.spot_index, 7)
-            part = (f"Part 2 of 3 — the Give & Take board: the {state.spot_kind(index).capitalize()} spot of row "
-                    f"{index // 2 + 1} of 4 ({_plural(state.spot_points(index), 'point')} per card played) "
-                    f"[RTB-GT-{state.spot_kind(index).upper()}]")
+            part = (
+                f"Part 2 of 3 — the Give & Take board: the {state.spot_kind(index).capitalize()} spot of row "
+                f"{index // 2 + 1} of 4 ({_plural(state.spot_points(index), 'point')} per card played) "
+                f"[RTB-GT-{state.spot_kind(index).upper()}]"
+            )
         elif state.phase == "bus" and state.bus_kind == "questions":
             question = len(state.run) + 1 if len(state.run) < 4 else 4
-            part = (f"Part 3 of 3 — the questions bus: Seat {state.rider} rides, question {question} of 4, "
-                    f"{state.bus_guesses} of {MAX_BUS_GUESSES} guesses used [RTB-QB-ORDER]")
+            part = (
+                f"Part 3 of 3 — the questions bus: Seat {state.rider} rides, question {question} of 4, "
+                f"{state.bus_guesses} of {MAX_BUS_GUESSES} guesses used [RTB-QB-ORDER]"
+            )
         elif state.phase == "bus":
-            part = (f"Part 3 of 3 — the bus: Seat {state.rider} rides, streak {state.streak} of "
-                    f"{state.target} [RTB-B-GUESS]")
+            part = (
+                f"Part 3 of 3 — the bus: Seat {state.rider} rides, streak {state.streak} of "
+                f"{state.target} [RTB-B-GUESS]"
+            )
         else:
             part = "Game over: lowest total wins [RTB-SCORE-LOW]"
         settings = self.options_text(self.session.game.params)
-        return (f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
-                f"<div class='bus-lab-options' style='color:#333'>Table: {escape(settings)}</div>"
-                f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>")
+        return (
+            f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
+            f"<div class='bus-lab-options' style='color:#333'>Table: {escape(settings)}</div>"
+            f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>"
+        )
 
     def scores_html(self, state: State) -> str:
         """Points and where they came from; in the gauntlet, the Part 1 points (which only set the
@@ -325,28 +412,34 @@ class RideTheBusWidget(GameWidget):
         rows = []
         for seat in range(state.num_players):
             star = " ★ winner" if seat in winners else ""
-            rows.append(f"<tr data-seat='{seat}' data-points='{state.points[seat]}' "
-                        f"data-best='{state.ride_best[seat]}'>"
-                        f"<td style='padding:2px 6px'>{escape(self.seat_name(seat))} "
-                        f"<small>({escape(self._seat_kind(seat))})</small>{star}</td>"
-                        f"<td style='padding:2px 6px;text-align:right'>{state.points[seat]}</td>"
-                        f"<td style='padding:2px 6px;text-align:right'><b>{state.ride_best[seat]}</b></td></tr>")
+            rows.append(
+                f"<tr data-seat='{seat}' data-points='{state.points[seat]}' "
+                f"data-best='{state.ride_best[seat]}'>"
+                f"<td style='padding:2px 6px'>{escape(self.seat_name(seat))} "
+                f"<small>({escape(self._seat_kind(seat))})</small>{star}</td>"
+                f"<td style='padding:2px 6px;text-align:right'>{state.points[seat]}</td>"
+                f"<td style='padding:2px 6px;text-align:right'><b>{state.ride_best[seat]}</b></td></tr>"
+            )
         if not over:
             result = "No winner yet: the game is in progress."
         elif not winners:
-            result = (f"Result: no winner. The lone rider's best ride was {max(state.ride_best)}, short of "
-                      f"{state.target} in a row (RTB-SG-WIN).")
+            result = (
+                f"Result: no winner. The lone rider's best ride was {max(state.ride_best)}, short of "
+                f"{state.target} in a row (RTB-SG-WIN)."
+            )
         else:
             names = " and ".join(self.seat_name(s) for s in winners)
             verb = "share the win" if len(winners) > 1 else "wins"
             result = f"Result: {escape(names)} {verb} with a streak of {max(state.ride_best)}."
         data = ",".join(str(s) for s in winners)
-        return (f"<table class='bus-lab-scores' style='border-collapse:collapse'>"
-                f"<caption style='text-align:left'>Solo gauntlet: {state.target} hits in a row win on the spot; "
-                f"otherwise the longest ride wins</caption>"
-                f"<tr><th style='text-align:left'>Seat</th><th>Part 1 points<br><small>(ride order)</small></th>"
-                f"<th>Best ride<br><small>(hits in a row)</small></th></tr>{''.join(rows)}</table>"
-                f"<p class='bus-lab-winners' data-winners='{data}'><b>{result}</b></p>")
+        return (
+            f"<table class='bus-lab-scores' style='border-collapse:collapse'>"
+            f"<caption style='text-align:left'>Solo gauntlet: {state.target} hits in a row win on the spot; "
+            f"otherwise the longest ride wins</caption>"
+            f"<tr><th style='text-align:left'>Seat</th><th>Part 1 points<br><small>(ride order)</small></th>"
+            f"<th>Best ride<br><small>(hits in a row)</small></th></tr>{''.join(rows)}</table>"
+            f"<p class='bus-lab-winners' data-winners='{data}'><b>{result}</b></p>"
+        )
 
     def action_pool_size(self) -> int:
         """Enough buttons for the longest list at any table: 4 suits (RTB-Q4) or 7 give-to choices
@@ -367,11 +460,15 @@ class RideTheBusWidget(GameWidget):
         if action >= GIVE_BASE:
             giver, points, rule, _ = state.gives[0]
             taker = action - GIVE_BASE
-            return (f"Give {_plural(points, 'point')} to Seat {taker}, who has "
-                    f"{state.points[taker]} now ({rule})")
+            return (
+                f"Give {_plural(points, 'point')} to Seat {taker}, who has {state.points[taker]} now ({rule})"
+            )
         label = state.action_to_string(action)
-        chance = f"right with chance {format_odds(odds)}, counting every card on the table as seen" \
-            if odds is not None else "its chance is not known"
+        chance = (
+            f"right with chance {format_odds(odds)}, counting every card on the table as seen"
+            if odds is not None
+            else "its chance is not known"
+        )
         if state.phase == "questions":
             q = QUESTIONS[state.q_round]
             if state.num_players == 1:
@@ -385,11 +482,17 @@ class RideTheBusWidget(GameWidget):
             against = ""
             if q.number in (2, 3):
                 against = " against " + " and ".join(card_label(c) for c in state.run[: q.number - 1])
-            return (f"Answer {label} on question {q.number} of the questions bus{against} ({rule}): {chance}. "
-                    f"A miss costs 1 point and sends you back to question 1 (RTB-QB-MISS).")
+            return (
+                f"Answer {label} on question {q.number} of the questions bus{against} ({rule}): {chance}. "
+                f"A miss costs 1 point and sends you back to question 1 (RTB-QB-MISS)."
+            )
         beat = card_label(state.card_to_beat)
         if state.gauntlet:
-            return (f"Call {label} than {beat} (RTB-SG-RIDE): {chance}. A hit adds 1 to your streak "
-                    f"({state.streak} of {state.target}); a miss ends this ride.")
-        return (f"Call {label} than {beat} (RTB-B-GUESS): {chance}. A miss costs 1 point and the streak "
-                f"goes back to 0 (RTB-B-STREAK).")
+            return (
+                f"Call {label} than {beat} (RTB-SG-RIDE): {chance}. A hit adds 1 to your streak "
+                f"({state.streak} of {state.target}); a miss ends this ride."
+            )
+        return (
+            f"Call {label} than {beat} (RTB-B-GUESS): {chance}. A miss costs 1 point and the streak "
+            f"goes back to 0 (RTB-B-STREAK)."
+        )

@@ -12,6 +12,7 @@ install it: they never skip silently.
 On a failing test the page is saved as a screenshot (and the browser console as a text file) under
 ``test-artifacts/`` at the repository root.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,15 +40,23 @@ OVERRIDES = ROOT / "binder" / "overrides.json"
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 CHROMIUM_HINT = (
     "the browser tests need Chromium, and none was found (looked for BUS_LAB_CHROMIUM, "
-    + ", ".join(CHROMIUM_CANDIDATES) + " and `chromium` on PATH).\n"
+    + ", ".join(CHROMIUM_CANDIDATES)
+    + " and `chromium` on PATH).\n"
     "Install it from the Debian/Ubuntu packages (as root):\n"
     "    apt-get update && apt-get install -y chromium\n"
     "or set BUS_LAB_CHROMIUM to the path of a Chromium binary. "
     "(Do not use `playwright install`: these tests drive the system's Chromium.)"
 )
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 #: Test-only JupyterLab settings: render every cell (no virtual scrolling), so every output is in
 #: the page and can be checked.
 TEST_SETTINGS = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
@@ -96,14 +105,16 @@ def isolated_jupyter_env(base: Path) -> dict[str, str]:
     env = dict(os.environ)
     for key in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "JUPYTER_TOKEN", "PYTHONPATH"):
         env.pop(key, None)
-    env.update({
-        "JUPYTER_CONFIG_DIR": str(dirs["config"]),
-        "JUPYTER_DATA_DIR": str(dirs["data"]),
-        "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
-        "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
-        "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
-        "JUPYTER_PREFER_ENV_PATH": "1",  # this environment's kernel before any user-wide one
-    })
+    env.update(
+        {
+            "JUPYTER_CONFIG_DIR": str(dirs["config"]),
+            "JUPYTER_DATA_DIR": str(dirs["data"]),
+            "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
+            "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
+            "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
+            "JUPYTER_PREFER_ENV_PATH": "1",  # this environment's kernel before any user-wide one
+        }
+    )
     return env
 
 
@@ -111,16 +122,17 @@ def isolated_jupyter_env(base: Path) -> dict[str, str]:
 class LabServer:
     """A running JupyterLab server (see the ``lab_server`` fixture)."""
 
-    url: str          # e.g. "http://127.0.0.1:43210"
+    url: str  # e.g. "http://127.0.0.1:43210"
     token: str
-    root: Path        # the folder it serves (a copy of notebooks/)
+    root: Path  # the folder it serves (a copy of notebooks/)
     process: subprocess.Popen
     log_path: Path
 
     def api(self, path: str, method: str = "GET") -> object:
         """Call the server's REST API; returns the decoded JSON (or None for an empty body)."""
-        request = urllib.request.Request(f"{self.url}{path}", method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            f"{self.url}{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
         with urllib.request.urlopen(request, timeout=30) as response:
             body = response.read()
         return json.loads(body) if body else None
@@ -178,31 +190,45 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> LabServer:
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
     env = isolated_jupyter_env(base / "jupyter")
     port, token = free_port(), secrets.token_hex(16)
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-           "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-           f"--LabApp.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
-           f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
-           "--LabApp.expose_app_in_browser=True"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--allow-root",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        f"--LabApp.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
+        f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
+        "--LabApp.expose_app_in_browser=True",
+    ]
     log_path = base / "server.log"
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL)
-    server = LabServer(url=f"http://127.0.0.1:{port}", token=token, root=root, process=process,
-                       log_path=log_path)
+        process = subprocess.Popen(
+            cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
+    server = LabServer(
+        url=f"http://127.0.0.1:{port}", token=token, root=root, process=process, log_path=log_path
+    )
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while True:
             if process.poll() is not None:
-                pytest.fail(f"JupyterLab exited with code {process.returncode}:\n{server.log_tail()}",
-                            pytrace=False)
+                pytest.fail(
+                    f"JupyterLab exited with code {process.returncode}:\n{server.log_tail()}", pytrace=False
+                )
             try:
                 server.api("/api/status")
                 break
             except (OSError, urllib.error.URLError, ValueError):
                 if time.monotonic() > deadline:
-                    pytest.fail(f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n"
-                                f"{server.log_tail()}", pytrace=False)
+                    pytest.fail(
+                        f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n{server.log_tail()}",
+                        pytrace=False,
+                    )
                 time.sleep(0.5)
         yield server
     finally:
@@ -215,12 +241,16 @@ def browser(chromium_path: str):
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.fail("Python Playwright is missing: install the test pins "
-                    "(python3 tasks.py test installs them into .venv).", pytrace=False)
+        pytest.fail(
+            "Python Playwright is missing: install the test pins "
+            "(python3 tasks.py test installs them into .venv).",
+            pytrace=False,
+        )
     playwright = sync_playwright().start()
     try:
-        chromium = playwright.chromium.launch(executable_path=chromium_path, headless=True,
-                                              args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
         try:
             yield chromium
         finally:

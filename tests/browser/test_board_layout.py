@@ -7,6 +7,7 @@ in a narrow output area. Here the text boxes are Chromium's own (``getBoundingCl
 these checks back up the browser-free approximations in the unit tests. Quick (a few seconds): one
 page, no kernel.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -65,19 +66,23 @@ def stepped(w, steps: int):
 def overlapping(texts: list[dict], pad: float = 0.5) -> list[tuple[str, str]]:
     found = []
     for i, a in enumerate(texts):
-        for b in texts[i + 1:]:
+        for b in texts[i + 1 :]:
             (l1, t1, r1, b1), (l2, t2, r2, b2) = a["box"], b["box"]
             if l1 + pad < r2 and l2 + pad < r1 and t1 + pad < b2 and t2 + pad < b1:
                 found.append((a["text"], b["text"]))
     return found
 
 
-@pytest.mark.parametrize("make", [
-    lambda: BusAndStopWidget(players=4, humans=(), seed=3),
-    lambda: BusstopWidget(players=5, humans=(), seed=5, passenger_bonus=True, end_bonus=True),
-    lambda: BusCityWidget(players=3, humans=(), seed=1),
-    lambda: BusCityWidget(players=2, humans=(), seed=2, challenging=True),
-], ids=["bus_and_stop", "busstop", "bus_city", "bus_city_2_challenging"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: BusAndStopWidget(players=4, humans=(), seed=3),
+        lambda: BusstopWidget(players=5, humans=(), seed=5, passenger_bonus=True, end_bonus=True),
+        lambda: BusCityWidget(players=3, humans=(), seed=1),
+        lambda: BusCityWidget(players=2, humans=(), seed=2, challenging=True),
+    ],
+    ids=["bus_and_stop", "busstop", "bus_city", "bus_city_2_challenging"],
+)
 def test_board_text_is_at_least_11_px_and_never_overlaps(board_page, make):
     """In a 940 px output area the board is drawn unscaled, its smallest text is 11 px on screen,
     and no two texts overlap, early, mid-game and late."""

@@ -23,13 +23,13 @@ For each notebook found under ``notebooks/`` (new games' lessons are picked up a
 The Voilà test opens the flagship lesson through ``/voila/render/…``, the path a Binder Voilà link
 uses, answers a self-check question in its answer box and plays moves in the rendered app.
 """
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
-
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -53,18 +53,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(BROWSER_TEST_TIMEOUT)]
 
 def discover_notebooks() -> list[str]:
     """Paths (relative to notebooks/, POSIX style) of every lesson notebook, sorted."""
-    return sorted(p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.rglob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts)
+    return sorted(
+        p.relative_to(NOTEBOOKS).as_posix()
+        for p in NOTEBOOKS.rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
+    )
 
 
 def game_widget_names() -> list[str]:
     """Names of the game widget classes exported by bus_lab.widgets (every GameWidget subclass)."""
     import bus_lab.widgets as widgets
 
-    return sorted(name for name in widgets.__all__
-                  if isinstance(getattr(widgets, name), type)
-                  and issubclass(getattr(widgets, name), widgets.GameWidget)
-                  and getattr(widgets, name) is not widgets.GameWidget)
+    return sorted(
+        name
+        for name in widgets.__all__
+        if isinstance(getattr(widgets, name), type)
+        and issubclass(getattr(widgets, name), widgets.GameWidget)
+        and getattr(widgets, name) is not widgets.GameWidget
+    )
 
 
 def shows_game_widget(path: str) -> bool:
@@ -149,8 +155,10 @@ def open_notebook(page: Page, lab_server, path: str) -> None:
     try:
         page.wait_for_function(KERNEL_READY_JS, arg=path, timeout=120_000, polling=250)
     except Exception as exc:
-        raise AssertionError(f"{path}: the notebook's kernel never became connected and idle "
-                             f"(server log tail:\n{lab_server.log_tail()})") from exc
+        raise AssertionError(
+            f"{path}: the notebook's kernel never became connected and idle "
+            f"(server log tail:\n{lab_server.log_tail()})"
+        ) from exc
 
 
 def run_all_cells(page: Page, path: str) -> list[dict]:
@@ -192,11 +200,13 @@ def images_without_alt(page: Page) -> list[str]:
 def widget_errors(page: Page) -> list[str]:
     """Texts of output areas that say a widget could not be displayed."""
     bad = page.locator(".jp-OutputArea-output").filter(
-        has_text=re.compile(r"Error displaying widget|model not found", re.I))
+        has_text=re.compile(r"Error displaying widget|model not found", re.I)
+    )
     return [text.strip()[:200] for text in bad.all_inner_texts()]
 
 
 # -- playing a game widget from the page ---------------------------------------------------------------
+
 
 def widget_button(scope: Locator | Page, label: str, kind: str = "widget-button") -> Locator:
     """Widget buttons (``kind``: the CSS class, ``widget-toggle-button`` for a toggle) whose text
@@ -231,7 +241,8 @@ def choose_move(root: Locator) -> tuple[Locator, str]:
     prompt = root.locator(":scope > .widget-html").filter(has_text="Your move")
     if prompt.count():
         row = prompt.first.locator(
-            "xpath=following-sibling::div[contains(concat(' ', normalize-space(@class), ' '), ' widget-hbox ')][1]")
+            "xpath=following-sibling::div[contains(concat(' ', normalize-space(@class), ' '), ' widget-hbox ')][1]"
+        )
         moves = row.locator("button.widget-button:not([disabled]):visible")
         if moves.count():
             return moves.first, "move button"
@@ -272,7 +283,8 @@ def make_move(page: Page, root: Locator, keyboard: bool) -> str:
         press(page, button, keyboard and attempt == 0)
         # The press was handled once the widget shows something new (a kernel round trip).
         expect(root, f"{pressed[-1]} changed nothing in the widget").not_to_have_text(
-            widget_text, timeout=ROUND_TRIP_MS)
+            widget_text, timeout=ROUND_TRIP_MS
+        )
         try:
             expect(readout).not_to_have_text(before, timeout=3_000)
         except AssertionError:
@@ -293,7 +305,8 @@ def exercise_game_widget(page: Page, root: Locator, keyboard_first: bool) -> lis
     if keyboard_first:
         # The pressed button may have been hidden by the move: focus must stay in the widget.
         expect(root.locator("button:focus"), "after a keyboard move, focus left the widget").to_have_count(
-            1, timeout=ROUND_TRIP_MS)
+            1, timeout=ROUND_TRIP_MS
+        )
     moves.append(make_move(page, root, keyboard=False))
     while board_text(root) == before and len(moves) < MAX_MOVES:
         moves.append(make_move(page, root, keyboard=False))
@@ -330,12 +343,14 @@ def exercise_auto_play(page: Page, root: Locator) -> str | None:
         pause.click(timeout=2_000)
     except PlaywrightTimeoutError:
         pass
-    expect(widget_button(root, "Auto-play", TOGGLE), "auto-play did not stop (Pause, or a person's "
-           "move)").to_have_count(1, timeout=ROUND_TRIP_MS)
+    expect(
+        widget_button(root, "Auto-play", TOGGLE), "auto-play did not stop (Pause, or a person's move)"
+    ).to_have_count(1, timeout=ROUND_TRIP_MS)
     return f"Auto-play: step {before} -> {readout.inner_text().strip()}"
 
 
 # -- the tests ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", NOTEBOOK_PATHS)
 def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page, lab_server) -> None:
@@ -344,26 +359,33 @@ def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page,
 
     errors = error_report(cells)
     assert not errors, f"{path}: cells ended in an error:\n" + "\n".join(errors)
-    pending = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and c["source"].strip()
-               and c.get("execution_count") is None]
+    pending = [
+        i
+        for i, c in enumerate(cells)
+        if c["cell_type"] == "code" and c["source"].strip() and c.get("execution_count") is None
+    ]
     assert not pending, f"{path}: code cells that never ran: {pending}"
 
     assert not images_without_alt(page), (
-        f"{path}: output images without a text description (alt): {images_without_alt(page)}")
+        f"{path}: output images without a text description (alt): {images_without_alt(page)}"
+    )
     charts = shows_chart(path)
     if charts:
         assert page.evaluate(IMAGE_COUNT_JS) >= charts, f"{path}: fewer images on the page than charts"
 
     expected_widgets = shows_game_widget(path)
     if expected_widgets:
-        expect(step_buttons(page).first, f"{path}: no game widget was displayed").to_be_visible(timeout=60_000)
+        expect(step_buttons(page).first, f"{path}: no game widget was displayed").to_be_visible(
+            timeout=60_000
+        )
     settle_widgets(page)
     assert not widget_errors(page), f"{path}: widgets failed to display: {widget_errors(page)}"
 
     roots = game_roots(page)
     assert bool(roots) == expected_widgets, (
         f"{path}: {len(roots)} game widgets on the page, but the code "
-        f"{'builds' if expected_widgets else 'builds no'} game widget")
+        f"{'builds' if expected_widgets else 'builds no'} game widget"
+    )
     auto_played = None
     for index, root in enumerate(roots):
         moves = exercise_game_widget(page, root, keyboard_first=index == 0)
@@ -391,8 +413,11 @@ def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
     expect(body).not_to_contain_text("There was an error when executing cell", timeout=1_000)
     assert not widget_errors(page), f"Voilà: widgets failed to display: {widget_errors(page)}"
     assert page.locator(".jp-InputArea-editor:visible").count() == 0, (
-        "Voilà shows the code; the app view should hide it")
-    assert page.evaluate(IMAGE_COUNT_JS) >= shows_chart(FLAGSHIP) > 0, "Voilà shows fewer charts than the lesson"
+        "Voilà shows the code; the app view should hide it"
+    )
+    assert page.evaluate(IMAGE_COUNT_JS) >= shows_chart(FLAGSHIP) > 0, (
+        "Voilà shows fewer charts than the lesson"
+    )
     assert not images_without_alt(page), f"Voilà: images without alt text: {images_without_alt(page)}"
     # A "Your turn" question is answered in its box, code hidden: the first asks for question 2's
     # best chance after a 9 (RTB-Q2).
@@ -402,8 +427,9 @@ def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
     box = page.locator(".widget-text input").first
     box.fill(f"{truth.numerator}/{truth.denominator}")
     box.press("Enter")
-    expect(page.locator("[role=status]").filter(has_text="Right!"), "the answer box did not say Right!").to_have_count(
-        1, timeout=ROUND_TRIP_MS)
+    expect(
+        page.locator("[role=status]").filter(has_text="Right!"), "the answer box did not say Right!"
+    ).to_have_count(1, timeout=ROUND_TRIP_MS)
     root = game_roots(page)[0]
     moves = exercise_game_widget(page, root, keyboard_first=True)
     print("Voilà: " + "; ".join(moves))

@@ -26,6 +26,7 @@ A passenger card is known by its *kind* (colour, type): cards of one kind are id
 ``k`` is the int ``colour_index * len(types) + type_index``; its code is the colour's code followed
 by the type's code, e.g. ``"YB"`` for a yellow businessman or ``"RE"`` for a red senior.
 """
+
 from __future__ import annotations
 
 import copy
@@ -163,9 +164,12 @@ class Sheet:
         object.__setattr__(self, "kind_colour", tuple(k // nt for k in kinds))
         object.__setattr__(self, "kind_type", tuple(k % nt for k in kinds))
         object.__setattr__(self, "kind_senior", tuple(self.types[k % nt].senior for k in kinds))
-        object.__setattr__(self, "codes", tuple(self.colours[k // nt].code + self.types[k % nt].code for k in kinds))
-        object.__setattr__(self, "names", tuple(f"{self.colours[k // nt].name} {self.types[k % nt].name}"
-                                                 for k in kinds))
+        object.__setattr__(
+            self, "codes", tuple(self.colours[k // nt].code + self.types[k % nt].code for k in kinds)
+        )
+        object.__setattr__(
+            self, "names", tuple(f"{self.colours[k // nt].name} {self.types[k % nt].name}" for k in kinds)
+        )
 
     # -- kinds (``num_kinds``: colours × types) ---------------------------------------------
     def kind(self, colour: int, ptype: int) -> int:
@@ -201,8 +205,10 @@ class Sheet:
         wanted = str(code).strip().upper()
         if wanted in self.codes:
             return self.codes.index(wanted)
-        raise ValueError(f"{code!r} is not a passenger code: use a colour code ({', '.join(c.code for c in self.colours)})"
-                         f" then a type code ({', '.join(t.code for t in self.types)}), e.g. {self.code(0)!r}")
+        raise ValueError(
+            f"{code!r} is not a passenger code: use a colour code ({', '.join(c.code for c in self.colours)})"
+            f" then a type code ({', '.join(t.code for t in self.types)}), e.g. {self.code(0)!r}"
+        )
 
     def deck_size(self) -> int:
         """Number of passenger cards."""
@@ -211,11 +217,13 @@ class Sheet:
     def colour_counts(self) -> list[int]:
         """Cards of each colour in the deck."""
         n = len(self.types)
-        return [sum(self.deck[c * n:(c + 1) * n]) for c in range(len(self.colours))]
+        return [sum(self.deck[c * n : (c + 1) * n]) for c in range(len(self.colours))]
 
     def type_counts(self) -> list[int]:
         """Cards of each type in the deck."""
-        return [sum(self.deck[self.kind(c, t)] for c in range(len(self.colours))) for t in range(len(self.types))]
+        return [
+            sum(self.deck[self.kind(c, t)] for c in range(len(self.colours))) for t in range(len(self.types))
+        ]
 
     def destination_count(self) -> int:
         """Destination cards in all stacks together."""
@@ -240,8 +248,11 @@ class Sheet:
         for c, colour in enumerate(self.colours):
             row = "".join(f"{self.deck[self.kind(c, t)]:>{width}}" for t in range(len(self.types)))
             lines.append(f"{colour.name:>{first}}{row}")
-        lines += ["", f"Destination stacks (BAS-COMP-DESTINATIONS, BAS-COMP-SIDES): "
-                  f"{self.destination_count()} cards; counts → points"]
+        lines += [
+            "",
+            f"Destination stacks (BAS-COMP-DESTINATIONS, BAS-COMP-SIDES): "
+            f"{self.destination_count()} cards; counts → points",
+        ]
         for stack in self.stacks:
             lines.append(f"  {stack.name} ({len(stack.cards)} cards, needs {self.needs_text(stack)}):")
             for card in stack.cards:
@@ -302,7 +313,9 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
         raise _fail(source, "(the whole sheet)", f"must be an object (a dict), not {type(data).__name__}")
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise _fail(source, unknown[0], f"is not a field of a component sheet: use {', '.join(sorted(_TOP_KEYS))}")
+        raise _fail(
+            source, unknown[0], f"is not a field of a component sheet: use {', '.join(sorted(_TOP_KEYS))}"
+        )
     title = data.get("title", "Bus & Stop component sheet")
     if not isinstance(title, str):
         raise _fail(source, "title", f"must be a string, not {type(title).__name__}")
@@ -332,7 +345,9 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
             raise _fail(source, f"types[{i}].{extra[0]}", "is not a field of a type: use name, code, senior")
         types.append(PassengerType(item["name"].strip(), item["code"], senior))
     if sum(t.senior for t in types) > 1:
-        raise _fail(source, "types", "marks more than one type as senior: at most one type sits beside the bus")
+        raise _fail(
+            source, "types", "marks more than one type as senior: at most one type sits beside the bus"
+        )
     if all(t.senior for t in types):
         raise _fail(source, "types", "needs at least one type that is not senior")
     colour_index = {c.name.lower(): i for i, c in enumerate(colours)}
@@ -341,11 +356,15 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
     # BAS-COMP-PASSENGERS: the deck, per colour
     deck_data = data.get("deck")
     if not isinstance(deck_data, dict):
-        raise _fail(source, "deck", "must be an object {type name: cards per colour, or {colour name: cards}}")
+        raise _fail(
+            source, "deck", "must be an object {type name: cards per colour, or {colour name: cards}}"
+        )
     deck = [0] * (len(colours) * len(types))
     for key in deck_data:
         if not isinstance(key, str) or key.strip().lower() not in type_index:
-            raise _fail(source, f"deck[{key!r}]", f"is not a passenger type: use {', '.join(t.name for t in types)}")
+            raise _fail(
+                source, f"deck[{key!r}]", f"is not a passenger type: use {', '.join(t.name for t in types)}"
+            )
     for t, ptype in enumerate(types):
         matches = [k for k in deck_data if k.strip().lower() == ptype.name.lower()]
         if not matches:
@@ -356,26 +375,42 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
         elif isinstance(value, dict):
             for cname in value:
                 if not isinstance(cname, str) or cname.strip().lower() not in colour_index:
-                    raise _fail(source, f"deck[{ptype.name!r}][{cname!r}]",
-                                f"is not a colour: use {', '.join(c.name for c in colours)}")
+                    raise _fail(
+                        source,
+                        f"deck[{ptype.name!r}][{cname!r}]",
+                        f"is not a colour: use {', '.join(c.name for c in colours)}",
+                    )
             lowered = {cname.strip().lower(): v for cname, v in value.items()}
             per = {c.name: lowered.get(c.name.lower()) for c in colours}
             missing = [name for name, v in per.items() if v is None]
             if missing:
                 raise _fail(source, f"deck[{ptype.name!r}][{missing[0]!r}]", "is missing: give every colour")
         else:
-            raise _fail(source, f"deck[{ptype.name!r}]", f"must be a whole number or {{colour: number}}, not {value!r}")
+            raise _fail(
+                source,
+                f"deck[{ptype.name!r}]",
+                f"must be a whole number or {{colour: number}}, not {value!r}",
+            )
         for cname, count in per.items():
             if not _int(count) or not 0 <= count <= 200:
-                raise _fail(source, f"deck[{ptype.name!r}][{cname!r}]", f"must be a whole number from 0 to 200, "
-                            f"not {count!r}")
+                raise _fail(
+                    source,
+                    f"deck[{ptype.name!r}][{cname!r}]",
+                    f"must be a whole number from 0 to 200, not {count!r}",
+                )
             deck[colour_index[cname.lower()] * len(types) + t] = count
     if sum(deck) < STOP_SIZE:
-        raise _fail(source, "deck", f"has {sum(deck)} cards: the bus stop alone needs {STOP_SIZE} (BAS-SETUP-STOP)")
-    per_colour = [sum(deck[c * len(types):(c + 1) * len(types)]) for c in range(len(colours))]
+        raise _fail(
+            source, "deck", f"has {sum(deck)} cards: the bus stop alone needs {STOP_SIZE} (BAS-SETUP-STOP)"
+        )
+    per_colour = [sum(deck[c * len(types) : (c + 1) * len(types)]) for c in range(len(colours))]
     if sum(1 for n in per_colour if n) < 2:
-        raise _fail(source, "deck", "has cards of fewer than two colours: the same-colour reshuffle "
-                    "(BAS-SETUP-SAMECOLOUR) needs at least two")
+        raise _fail(
+            source,
+            "deck",
+            "has cards of fewer than two colours: the same-colour reshuffle "
+            "(BAS-SETUP-SAMECOLOUR) needs at least two",
+        )
 
     # BAS-COMP-DESTINATIONS, BAS-COMP-SIDES: the stacks
     stack_items = data.get("stacks")
@@ -388,7 +423,9 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
             raise _fail(source, where, f"must be an object, not {type(item).__name__}")
         extra = sorted(set(item) - {"name", "kind", "type", "cards", "known"})
         if extra:
-            raise _fail(source, f"{where}.{extra[0]}", "is not a field of a stack: use name, kind, type, cards, known")
+            raise _fail(
+                source, f"{where}.{extra[0]}", "is not a field of a stack: use name, kind, type, cards, known"
+            )
         name = item.get("name")
         if not _text(name):
             raise _fail(source, f"{where}.name", f"must be a non-empty string, not {name!r}")
@@ -402,12 +439,18 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
         if kind == "type":
             tname = item.get("type")
             if not isinstance(tname, str) or tname.strip().lower() not in type_index:
-                raise _fail(source, f"{where}.type", f"must be a passenger type ({', '.join(t.name for t in types)}), "
-                            f"not {tname!r}")
+                raise _fail(
+                    source,
+                    f"{where}.type",
+                    f"must be a passenger type ({', '.join(t.name for t in types)}), not {tname!r}",
+                )
             tindex = type_index[tname.strip().lower()]
             if types[tindex].senior:
-                raise _fail(source, f"{where}.type", f"{tname!r} sits beside the bus (BAS-SENIOR) and cannot be "
-                            "dropped off")
+                raise _fail(
+                    source,
+                    f"{where}.type",
+                    f"{tname!r} sits beside the bus (BAS-SENIOR) and cannot be dropped off",
+                )
         elif "type" in item:
             raise _fail(source, f"{where}.type", "does not apply to a multicoloured stack: leave it out")
         most = BUS_SEATS if kind == "type" else min(BUS_SEATS, len(colours))
@@ -421,15 +464,22 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
                 raise _fail(source, cw, "must be an object with exactly the fields counts and points")
             counts, points = card["counts"], card["points"]
             if not isinstance(counts, list) or not counts or not all(_int(k) for k in counts):
-                raise _fail(source, f"{cw}.counts", f"must be a non-empty list of whole numbers, not {counts!r}")
+                raise _fail(
+                    source, f"{cw}.counts", f"must be a non-empty list of whole numbers, not {counts!r}"
+                )
             if any(b <= a for a, b in zip(counts, counts[1:])):
                 raise _fail(source, f"{cw}.counts", f"must increase, not {counts!r}")
             if counts[0] < 1 or counts[-1] > most:
-                why = (f"a bus holds {BUS_SEATS} passengers (BAS-PICK-LIMIT)" if kind == "type" else
-                       f"there are {len(colours)} colours and {BUS_SEATS} seats")
+                why = (
+                    f"a bus holds {BUS_SEATS} passengers (BAS-PICK-LIMIT)"
+                    if kind == "type"
+                    else f"there are {len(colours)} colours and {BUS_SEATS} seats"
+                )
                 raise _fail(source, f"{cw}.counts", f"must lie between 1 and {most}: {why}; got {counts!r}")
             if not isinstance(points, list) or len(points) != len(counts):
-                raise _fail(source, f"{cw}.points", f"must list one number per count ({len(counts)}), not {points!r}")
+                raise _fail(
+                    source, f"{cw}.points", f"must list one number per count ({len(counts)}), not {points!r}"
+                )
             if not all(_int(p) and 0 <= p <= 1000 for p in points):
                 raise _fail(source, f"{cw}.points", f"must be whole numbers from 0 to 1000, not {points!r}")
             cards.append(DestinationCard(tuple(counts), tuple(points)))
@@ -439,8 +489,12 @@ def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
         stacks.append(Stack(name.strip(), kind, tindex, tuple(cards), known))
     total = sum(len(s.cards) for s in stacks)
     if total <= END_DESTINATIONS_LEFT:
-        raise _fail(source, "stacks", f"hold {total} destination cards: the game ends when "
-                    f"{END_DESTINATIONS_LEFT} are left (BAS-END-TRIGGER), so use more than that")
+        raise _fail(
+            source,
+            "stacks",
+            f"hold {total} destination cards: the game ends when "
+            f"{END_DESTINATIONS_LEFT} are left (BAS-END-TRIGGER), so use more than that",
+        )
     plain = json.loads(json.dumps(data))
     return Sheet(tuple(colours), tuple(types), tuple(deck), tuple(stacks), title, tuple(notes), plain)
 
@@ -482,8 +536,9 @@ def load_sheet(source: Any = None) -> Sheet:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as err:
-            raise ComponentSheetError(f"component sheet {str(source)!r}: cannot read the file ({err.strerror or err})") \
-                from None
+            raise ComponentSheetError(
+                f"component sheet {str(source)!r}: cannot read the file ({err.strerror or err})"
+            ) from None
         return _from_json_text(text, repr(str(source)))
     if isinstance(source, dict):
         try:
@@ -491,7 +546,9 @@ def load_sheet(source: Any = None) -> Sheet:
         except (TypeError, ValueError) as err:
             raise ComponentSheetError(f"component sheet (dict): not JSON-safe data ({err})") from None
         return _from_json_text(text, "(dict)")
-    raise ComponentSheetError(f"sheet={source!r}: use None (the built-in sheet), a path to a JSON file, or a dict")
+    raise ComponentSheetError(
+        f"sheet={source!r}: use None (the built-in sheet), a path to a JSON file, or a dict"
+    )
 
 
 def default_sheet_data() -> dict[str, Any]:

@@ -4,11 +4,13 @@ Rules: ``shared/rules/bus_and_stop.md`` (IDs ``BAS-…``): a set-collecting card
 Pick up every passenger of one colour from the bus stop, or drop passengers off at a destination
 for its points; the most points wins.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bus_lab.engine.core import Game, Param
 from bus_lab.engine.errors import ParameterError
@@ -43,16 +45,24 @@ class BusAndStopGame(Game):
     lower_score_wins = False  # BAS-WIN
     PARAMS = (
         Param("players", 4, "number of players (2-4)", bounds=(2, 4)),
-        Param("final_round", "drop_off", "what each player may do after the end is triggered",
-              choices=("drop_off", "full_turn")),
+        Param(
+            "final_round",
+            "drop_off",
+            "what each player may do after the end is triggered",
+            choices=("drop_off", "full_turn"),
+        ),
         Param("leftover_penalty", False, "-1 per passenger left in a bus at the end", choices=(False, True)),
-        Param("sheet", None, "component sheet: None (built-in placeholders), a path to a JSON file, or a dict"),
+        Param(
+            "sheet", None, "component sheet: None (built-in placeholders), a path to a JSON file, or a dict"
+        ),
     )
 
     def _check_params(self, values: dict[str, Any]) -> None:
         penalty = values["leftover_penalty"]
         if not isinstance(penalty, bool):
-            raise ParameterError(f"leftover_penalty={penalty!r} is not allowed: use False or True (BAS-SCORE-EMPTY)")
+            raise ParameterError(
+                f"leftover_penalty={penalty!r} is not allowed: use False or True (BAS-SCORE-EMPTY)"
+            )
         sheet = values["sheet"]
         if isinstance(sheet, Path):
             sheet = values["sheet"] = str(sheet)

@@ -10,18 +10,24 @@
 Cards are counted as distinct objects, so every hand of ``k`` cards from ``N`` is equally likely
 (probability ``1 / C(N, k)``); a chance is the number of favourable hands over ``C(N, k)``.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
 from math import comb, prod
-from typing import Sequence
 
 from bus_lab.games.bus_and_stop.components import STOP_SIZE, Sheet, load_sheet
 from bus_lab.games.bus_and_stop.state import MAX_SETUP_RESHUFFLES
 
-__all__ = ["same_colour_chance", "stop_colour_distribution", "refill_reshuffle_chance",
-           "first_refill_reshuffle_chance", "claim_chances"]
+__all__ = [
+    "same_colour_chance",
+    "stop_colour_distribution",
+    "refill_reshuffle_chance",
+    "first_refill_reshuffle_chance",
+    "claim_chances",
+]
 
 
 def same_colour_chance(colour_counts: Sequence[int], k: int = STOP_SIZE) -> Fraction:
@@ -65,11 +71,13 @@ def stop_colour_distribution(sheet: Sheet | None = None) -> dict[tuple[int, ...]
     sheet = sheet or load_sheet()
     counts = sheet.colour_counts()
     total = comb(sum(counts), STOP_SIZE)
-    raw = {v: Fraction(prod(comb(n, j) for n, j in zip(counts, v)), total)
-           for v in _compositions(STOP_SIZE, counts)}
+    raw = {
+        v: Fraction(prod(comb(n, j) for n, j in zip(counts, v)), total)
+        for v in _compositions(STOP_SIZE, counts)
+    }
     p_same = sum(p for v, p in raw.items() if max(v) == STOP_SIZE)
     keep_mixed = (1 - p_same ** (MAX_SETUP_RESHUFFLES + 1)) / (1 - p_same) if p_same < 1 else Fraction(0)
-    keep_same = p_same ** MAX_SETUP_RESHUFFLES
+    keep_same = p_same**MAX_SETUP_RESHUFFLES
     return {v: p * (keep_same if max(v) == STOP_SIZE else keep_mixed) for v, p in raw.items() if p}
 
 
@@ -121,8 +129,9 @@ def _subsets_counts(sheet: Sheet, colours: Sequence[int], types: Sequence[int]) 
     return [sum(sheet.deck[sheet.kind(c, t)] for c in colours) for t in types]
 
 
-def claim_chances(n: int, sheet: Sheet | None = None,
-                  tops: dict[str, Sequence[int]] | None = None) -> dict[str, Fraction]:
+def claim_chances(
+    n: int, sheet: Sheet | None = None, tops: dict[str, Sequence[int]] | None = None
+) -> dict[str, Fraction]:
     """Chance that a bus of ``n`` passengers, drawn at random from the non-senior cards of a full
     deck, can claim each destination's top card (BAS-DROP-TYPE, BAS-DROP-MULTI), and any of them.
 
@@ -167,7 +176,9 @@ def claim_chances(n: int, sheet: Sheet | None = None,
             continue
         need[stack.type_index] = min(k, need.get(stack.type_index, k))
         have = sum(sheet.deck[sheet.kind(c, stack.type_index)] for c in range(len(sheet.colours)))
-        out[stack.name] = Fraction(sum(comb(have, j) * comb(pool - have, n - j) for j in range(k, n + 1)), hands)
+        out[stack.name] = Fraction(
+            sum(comb(have, j) * comb(pool - have, n - j) for j in range(k, n + 1)), hands
+        )
 
     colours = range(len(sheet.colours))
 
@@ -185,8 +196,11 @@ def claim_chances(n: int, sheet: Sheet | None = None,
         total = 0
         for size in range(0, most + 1):
             for s in combinations(colours, size):
-                total += sum((-1) ** (size - len(t)) * hands_within(t, capped)
-                             for r in range(size + 1) for t in combinations(s, r))
+                total += sum(
+                    (-1) ** (size - len(t)) * hands_within(t, capped)
+                    for r in range(size + 1)
+                    for t in combinations(s, r)
+                )
         return total
 
     for stack in sheet.stacks:

@@ -9,6 +9,7 @@ improves its best future claim (:func:`claim_potential`); its skedaddle rule is 
 costs none of the points I could claim right now". Exact values are ``Fraction``s, so ties are
 real ties (split with ``rng``).
 """
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,18 @@ from fractions import Fraction
 
 from bus_lab.engine.policies import random_policy
 from bus_lab.games.bus_and_stop.state import (
-    CHOOSE_BASE, DROP_BASE, DROP_SPAN, EMPTY_BUS_BONUS, NO_SKEDADDLE, PASS, PICK_BASE, SENIOR_CAP,
-    SKEDADDLE_BASE, UNHAPPY_BASE, UNHAPPY_DONE, BusAndStopState,
+    CHOOSE_BASE,
+    DROP_BASE,
+    DROP_SPAN,
+    EMPTY_BUS_BONUS,
+    NO_SKEDADDLE,
+    PASS,
+    PICK_BASE,
+    SENIOR_CAP,
+    SKEDADDLE_BASE,
+    UNHAPPY_BASE,
+    UNHAPPY_DONE,
+    BusAndStopState,
 )
 
 __all__ = ["random_policy", "greedy_policy", "claim_potential", "best_claim_now"]
@@ -29,7 +40,7 @@ def _supply(state: BusAndStopState, bus: list[int], stack: int) -> int:
     if spec.multicoloured:
         colour = sheet.kind_colour
         return len({colour[k] for k, c in enumerate(bus) if c})
-    return sum(bus[spec.type_index::len(sheet.types)])
+    return sum(bus[spec.type_index :: len(sheet.types)])
 
 
 def best_claim_now(state: BusAndStopState, bus: list[int]) -> int:
@@ -151,7 +162,10 @@ def greedy_policy(state: BusAndStopState, rng: random.Random) -> int:
         if sheet.stacks[stack].multicoloured:
             options = [((-state.type_count(seat, sheet.type_of(k)), -bus[k]), CHOOSE_BASE + k) for k in kinds]
         else:
-            colour_load = {c: sum(bus[sheet.kind(c, t)] for t in range(len(sheet.types))) for c in range(len(sheet.colours))}
+            colour_load = {
+                c: sum(bus[sheet.kind(c, t)] for t in range(len(sheet.types)))
+                for c in range(len(sheet.colours))
+            }
             options = [((colour_load[sheet.colour_of(k)], bus[k]), CHOOSE_BASE + k) for k in kinds]
         return _pick_best(options, rng)
     if node == "skedaddle":

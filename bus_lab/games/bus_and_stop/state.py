@@ -20,6 +20,7 @@ Actions (ints):
   who can do nothing else;
 * ``PASS``: in the final round only.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -27,7 +28,10 @@ from typing import Any
 
 from bus_lab.engine.core import CHANCE, TERMINAL, State
 from bus_lab.games.bus_and_stop.components import (
-    BUS_SEATS, END_DESTINATIONS_LEFT, STOP_SIZE, Sheet,
+    BUS_SEATS,
+    END_DESTINATIONS_LEFT,
+    STOP_SIZE,
+    Sheet,
 )
 
 PICK_BASE = 100
@@ -128,22 +132,40 @@ class BusAndStopState(State):
         n = self.num_players
         colours = ", ".join(c.name for c in sheet.colours)
         types = ", ".join(t.name for t in sheet.types)
-        self._log("BAS-COMP-PASSENGERS", f"{sheet.deck_size()} passenger cards in {len(sheet.colours)} colours "
-                  f"({colours}) and {len(sheet.types)} types ({types}).", cards=sheet.deck_size())
-        self._log("BAS-COMP-DESTINATIONS", f"{sheet.destination_count()} destination cards in "
-                  f"{len(sheet.stacks)} stacks: " + ", ".join(f"{s.name} ({len(s.cards)})" for s in sheet.stacks) + ".",
-                  cards=sheet.destination_count())
-        self._log("BAS-COMP-SIDES", "Each destination card lists the passenger counts it accepts and the points "
-                  "for each count (figures from the component sheet).")
-        for s, stack in enumerate(sheet.stacks):
+        self._log(
+            "BAS-COMP-PASSENGERS",
+            f"{sheet.deck_size()} passenger cards in {len(sheet.colours)} colours "
+            f"({colours}) and {len(sheet.types)} types ({types}).",
+            cards=sheet.deck_size(),
+        )
+        self._log(
+            "BAS-COMP-DESTINATIONS",
+            f"{sheet.destination_count()} destination cards in "
+            f"{len(sheet.stacks)} stacks: "
+            + ", ".join(f"{s.name} ({len(s.cards)})" for s in sheet.stacks)
+            + ".",
+            cards=sheet.destination_count(),
+        )
+        self._log(
+            "BAS-COMP-SIDES",
+            "Each destination card lists the passenger counts it accepts and the points "
+            "for each count (figures from the component sheet).",
+        )
+        for stack in sheet.stacks:
             order = sorted(range(len(stack.cards)), key=lambda i: stack.cards[i].order_key(), reverse=True)
             self.stacks.append(order)
-        self._log("BAS-SETUP-STACKS", "The destination cards are stacked by kind, face up; only a stack's top card "
-                  "can be claimed.")
+        self._log(
+            "BAS-SETUP-STACKS",
+            "The destination cards are stacked by kind, face up; only a stack's top card can be claimed.",
+        )
         tops = "; ".join(f"{s.name} {s.cards[self.stacks[i][0]].text()}" for i, s in enumerate(sheet.stacks))
         self._log("BAS-SETUP-ORDER", f"Each stack is ordered with its highest values on top: {tops}.")
-        self._log("BAS-SETUP-STOP", f"The passenger deck is shuffled and {STOP_SIZE} cards are dealt face up: the "
-                  f"bus stop. {n} players, seats 0 to {n - 1}.", players=n)
+        self._log(
+            "BAS-SETUP-STOP",
+            f"The passenger deck is shuffled and {STOP_SIZE} cards are dealt face up: the "
+            f"bus stop. {n} players, seats 0 to {n - 1}.",
+            players=n,
+        )
 
     # -- protocol ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -328,7 +350,8 @@ class BusAndStopState(State):
             if base <= action < base + nk:
                 return f"{word} {sheet.name(action - base)}"
         return {NO_SKEDADDLE: "no skedaddle", UNHAPPY_DONE: "stop discarding", PASS: "pass"}.get(
-            action, f"<not an action: {action!r}>")
+            action, f"<not an action: {action!r}>"
+        )
 
     def _why_not_legal(self, action: int) -> str:
         sheet = self.sheet
@@ -350,21 +373,30 @@ class BusAndStopState(State):
                 if colour not in self.stop_colours():
                     return f"there is no {name} passenger at the bus stop (BAS-PICK-ALL)"
                 load = self.pick_load(colour)
-                return (f"{name} would put {_plural(load, 'passenger')} in {who}'s bus, which has "
-                        f"{self.bus_size(seat)} of {BUS_SEATS} seats taken: all of them must fit (BAS-PICK-LIMIT)")
-            if DROP_BASE <= action < DROP_BASE + DROP_SPAN * len(sheet.stacks) and (action - DROP_BASE) % DROP_SPAN:
+                return (
+                    f"{name} would put {_plural(load, 'passenger')} in {who}'s bus, which has "
+                    f"{self.bus_size(seat)} of {BUS_SEATS} seats taken: all of them must fit (BAS-PICK-LIMIT)"
+                )
+            if (
+                DROP_BASE <= action < DROP_BASE + DROP_SPAN * len(sheet.stacks)
+                and (action - DROP_BASE) % DROP_SPAN
+            ):
                 stack, count = divmod(action - DROP_BASE, DROP_SPAN)
                 spec = sheet.stacks[stack]
                 card = self.top_card(stack)
                 if card is None:
                     return f"the {spec.name} stack is empty (BAS-DROP-TOP)"
                 if count not in card.counts:
-                    return (f"the top {spec.name} card accepts {'/'.join(map(str, card.counts))} passengers, "
-                            f"not {count} (BAS-DROP-TOP)")
+                    return (
+                        f"the top {spec.name} card accepts {'/'.join(map(str, card.counts))} passengers, "
+                        f"not {count} (BAS-DROP-TOP)"
+                    )
                 have = self.supply(seat, stack)
                 if spec.multicoloured:
-                    return (f"{who}'s bus has passengers of {_plural(have, 'colour')}: {count} pairwise different "
-                            f"colours are needed (BAS-DROP-MULTI)")
+                    return (
+                        f"{who}'s bus has passengers of {_plural(have, 'colour')}: {count} pairwise different "
+                        f"colours are needed (BAS-DROP-MULTI)"
+                    )
                 tname = sheet.types[spec.type_index].name
                 return f"{who} has {have} {tname} passenger{'s' if have != 1 else ''}, fewer than {count} (BAS-DROP-TYPE)"
             if action == PASS:
@@ -377,9 +409,13 @@ class BusAndStopState(State):
             if not self.bus[seat][kind]:
                 return f"{who} has no {sheet.name(kind)} in the bus"
             if spec.multicoloured:
-                return (f"a {sheet.colours[sheet.colour_of(kind)].name} passenger is already chosen: the colours "
-                        f"must be pairwise different (BAS-DROP-MULTI)")
-            return f"the {spec.name} takes {sheet.types[spec.type_index].name} passengers only (BAS-DROP-TYPE)"
+                return (
+                    f"a {sheet.colours[sheet.colour_of(kind)].name} passenger is already chosen: the colours "
+                    f"must be pairwise different (BAS-DROP-MULTI)"
+                )
+            return (
+                f"the {spec.name} takes {sheet.types[spec.type_index].name} passengers only (BAS-DROP-TYPE)"
+            )
         if node == "skedaddle" and SKEDADDLE_BASE <= action < SKEDADDLE_BASE + nk:
             kind = action - SKEDADDLE_BASE
             if not self.bus[seat][kind]:
@@ -400,8 +436,12 @@ class BusAndStopState(State):
         sheet = self.sheet
         self.deck[kind] -= 1
         self.stop.append(kind)
-        self._log("BAS-SETUP-STOP", f"{sheet.code(kind)} ({sheet.name(kind)}) is dealt to the bus stop "
-                  f"({len(self.stop)} of {STOP_SIZE}).", card=sheet.code(kind))
+        self._log(
+            "BAS-SETUP-STOP",
+            f"{sheet.code(kind)} ({sheet.name(kind)}) is dealt to the bus stop "
+            f"({len(self.stop)} of {STOP_SIZE}).",
+            card=sheet.code(kind),
+        )
         if len(self.stop) < STOP_SIZE:
             return
         colours = {sheet.colour_of(k) for k in self.stop}
@@ -410,15 +450,24 @@ class BusAndStopState(State):
             if self.setup_deals <= MAX_SETUP_RESHUFFLES:
                 self._return_stop()
                 self.setup_deals += 1
-                self._log("BAS-SETUP-SAMECOLOUR", f"All {STOP_SIZE} passengers at the stop are {name}: they go back "
-                          f"into the deck, which is reshuffled, and {STOP_SIZE} are dealt again (deal "
-                          f"{self.setup_deals}).", deal=self.setup_deals)
+                self._log(
+                    "BAS-SETUP-SAMECOLOUR",
+                    f"All {STOP_SIZE} passengers at the stop are {name}: they go back "
+                    f"into the deck, which is reshuffled, and {STOP_SIZE} are dealt again (deal "
+                    f"{self.setup_deals}).",
+                    deal=self.setup_deals,
+                )
                 return
-            self._log("BAS-SETUP-SAMECOLOUR", f"All {STOP_SIZE} are {name} again, after "
-                      f"{MAX_SETUP_RESHUFFLES} reshuffles: play starts anyway.")
+            self._log(
+                "BAS-SETUP-SAMECOLOUR",
+                f"All {STOP_SIZE} are {name} again, after "
+                f"{MAX_SETUP_RESHUFFLES} reshuffles: play starts anyway.",
+            )
         self.phase = "play"
-        self._log("BAS-SETUP-FIRST", "Seat 0 starts (the player who most recently rode a bus); play goes in "
-                  "seat order.")
+        self._log(
+            "BAS-SETUP-FIRST",
+            "Seat 0 starts (the player who most recently rode a bus); play goes in seat order.",
+        )
         self._begin_turn(0)
 
     def _return_stop(self) -> None:
@@ -443,15 +492,21 @@ class BusAndStopState(State):
             return
         if not self._turn_actions(seat):
             self.node = "unhappy"
-            self._log("BAS-UNHAPPY", f"{who} can neither pick up (no colour fits in the bus) nor drop off: "
-                      f"{who} must discard one or more passengers as unhappy (-1 each).", seat=seat)
+            self._log(
+                "BAS-UNHAPPY",
+                f"{who} can neither pick up (no colour fits in the bus) nor drop off: "
+                f"{who} must discard one or more passengers as unhappy (-1 each).",
+                seat=seat,
+            )
             return
         self.node = "turn"
         self._log("BAS-TURN", f"{who}'s turn {self.turns}: pick up one colour or drop off.", seat=seat)
 
     def _on_turn(self, action: int) -> None:
         if action == PASS:
-            self._log("BAS-END-FINAL", f"{seat_name(self.seat)} passes the final turn.", seat=self.seat, passed=True)
+            self._log(
+                "BAS-END-FINAL", f"{seat_name(self.seat)} passes the final turn.", seat=self.seat, passed=True
+            )
             self._end_turn()
         elif action < DROP_BASE:
             self._pick_up(action - PICK_BASE)
@@ -471,22 +526,39 @@ class BusAndStopState(State):
         olds = [k for k in taken if sheet.is_senior(k)]
         for k in riders:
             self.bus[seat][k] += 1
-        self._log("BAS-PICK-ALL", f"{who} picks up every {name} passenger at the stop: "
-                  f"{' '.join(sheet.code(k) for k in taken)}.", seat=seat, colour=name,
-                  cards=[sheet.code(k) for k in taken])
+        self._log(
+            "BAS-PICK-ALL",
+            f"{who} picks up every {name} passenger at the stop: {' '.join(sheet.code(k) for k in taken)}.",
+            seat=seat,
+            colour=name,
+            cards=[sheet.code(k) for k in taken],
+        )
         if riders:
-            self._log("BAS-PICK-LIMIT", f"{_plural(len(riders), 'passenger')} board{'s' if len(riders) == 1 else ''}: "
-                      f"{self.bus_size(seat)} of {BUS_SEATS} seats taken.", seat=seat, seats=self.bus_size(seat))
+            self._log(
+                "BAS-PICK-LIMIT",
+                f"{_plural(len(riders), 'passenger')} board{'s' if len(riders) == 1 else ''}: "
+                f"{self.bus_size(seat)} of {BUS_SEATS} seats taken.",
+                seat=seat,
+                seats=self.bus_size(seat),
+            )
         for k in olds:
             if len(self.seniors[seat]) < SENIOR_CAP:
                 self.seniors[seat].append(k)
-                self._log("BAS-SENIOR", f"{sheet.code(k)} is a senior: not in the bus but face down beside it "
-                          f"(1 point at the end); {who} has {_plural(len(self.seniors[seat]), 'senior')}.",
-                          seat=seat, seniors=len(self.seniors[seat]))
+                self._log(
+                    "BAS-SENIOR",
+                    f"{sheet.code(k)} is a senior: not in the bus but face down beside it "
+                    f"(1 point at the end); {who} has {_plural(len(self.seniors[seat]), 'senior')}.",
+                    seat=seat,
+                    seniors=len(self.seniors[seat]),
+                )
             else:
                 self.seniors_lost[seat].append(k)
-                self._log("BAS-SENIOR-CAP", f"{who} already holds {SENIOR_CAP} seniors: {sheet.code(k)} leaves the "
-                          f"game and scores nothing.", seat=seat)
+                self._log(
+                    "BAS-SENIOR-CAP",
+                    f"{who} already holds {SENIOR_CAP} seniors: {sheet.code(k)} leaves the "
+                    f"game and scores nothing.",
+                    seat=seat,
+                )
         self.refill_redealt = False
         self._refill_or_go_on()
 
@@ -497,8 +569,11 @@ class BusAndStopState(State):
             if sum(self.deck):
                 self.node = "refill"
                 return
-            self._log("BAS-REFILL", f"The deck is empty: the stop stays short with {_plural(len(self.stop), 'card')}.",
-                      stop=len(self.stop))
+            self._log(
+                "BAS-REFILL",
+                f"The deck is empty: the stop stays short with {_plural(len(self.stop), 'card')}.",
+                stop=len(self.stop),
+            )
             if self.phase == "play":
                 self._trigger("the bus stop cannot be refilled to 5")
             self._end_turn()
@@ -509,28 +584,44 @@ class BusAndStopState(State):
             if not self.refill_redealt:
                 self.refill_redealt = True
                 self._return_stop()
-                self._log("BAS-REFILL-SAMECOLOUR", f"All {STOP_SIZE} passengers at the stop are {name}: they go back "
-                          f"into the deck, which is reshuffled, and {STOP_SIZE} are dealt again (once).", redeal=True)
+                self._log(
+                    "BAS-REFILL-SAMECOLOUR",
+                    f"All {STOP_SIZE} passengers at the stop are {name}: they go back "
+                    f"into the deck, which is reshuffled, and {STOP_SIZE} are dealt again (once).",
+                    redeal=True,
+                )
                 self.node = "refill"
                 return
-            self._log("BAS-REFILL-SAMECOLOUR", f"All {STOP_SIZE} are {name} again: play goes on.", redeal=False)
+            self._log(
+                "BAS-REFILL-SAMECOLOUR", f"All {STOP_SIZE} are {name} again: play goes on.", redeal=False
+            )
         self._end_turn()
 
     def _on_refill(self, kind: int) -> None:
         sheet = self.sheet
         self.deck[kind] -= 1
         self.stop.append(kind)
-        self._log("BAS-REFILL", f"{sheet.code(kind)} ({sheet.name(kind)}) refills the stop "
-                  f"({len(self.stop)} of {STOP_SIZE}; {sum(self.deck)} left in the deck).", card=sheet.code(kind))
+        self._log(
+            "BAS-REFILL",
+            f"{sheet.code(kind)} ({sheet.name(kind)}) refills the stop "
+            f"({len(self.stop)} of {STOP_SIZE}; {sum(self.deck)} left in the deck).",
+            card=sheet.code(kind),
+        )
         self._refill_or_go_on()
 
     # -- dropping off --------------------------------------------------------------------
     def _start_drop(self, stack: int, count: int) -> None:
         spec = self.sheet.stacks[stack]
         card = self.top_card(stack)
-        self._log("BAS-DROP-TOP", f"{seat_name(self.seat)} drops off {count} at the {_place(spec)}: its top card takes "
-                  f"{card.text()} points, so {count} pay{'s' if count == 1 else ''} "
-                  f"{card.points_for(count)}.", seat=self.seat, stack=spec.name, count=count)
+        self._log(
+            "BAS-DROP-TOP",
+            f"{seat_name(self.seat)} drops off {count} at the {_place(spec)}: its top card takes "
+            f"{card.text()} points, so {count} pay{'s' if count == 1 else ''} "
+            f"{card.points_for(count)}.",
+            seat=self.seat,
+            stack=spec.name,
+            count=count,
+        )
         self.pending = (stack, count, [])
         self.node = "choose"
         self._choose_forced()
@@ -570,9 +661,14 @@ class BusAndStopState(State):
         chosen.append(kind)
         rule = "BAS-DROP-MULTI" if sheet.stacks[stack].multicoloured else "BAS-DROP-TYPE"
         left = count - len(chosen)
-        self._log(rule, f"{seat_name(self.seat)} drops {sheet.code(kind)} ({sheet.name(kind)})"
-                  f"{' (the only choice)' if forced else ''}; {left} more to choose.",
-                  seat=self.seat, card=sheet.code(kind), forced=forced)
+        self._log(
+            rule,
+            f"{seat_name(self.seat)} drops {sheet.code(kind)} ({sheet.name(kind)})"
+            f"{' (the only choice)' if forced else ''}; {left} more to choose.",
+            seat=self.seat,
+            card=sheet.code(kind),
+            forced=forced,
+        )
         if left == 0:
             self._complete_drop()
 
@@ -588,8 +684,15 @@ class BusAndStopState(State):
         self.dropped[seat].extend(chosen)
         self.pending = None
         codes = " ".join(sheet.code(k) for k in chosen)
-        self._log("BAS-DROP-CLAIM", f"{seat_name(seat)} lays {codes} face up and takes the {_place(spec)} card turned to "
-                  f"{count}: {_plural(points, 'point')}.", seat=seat, stack=spec.name, count=count, points=points)
+        self._log(
+            "BAS-DROP-CLAIM",
+            f"{seat_name(seat)} lays {codes} face up and takes the {_place(spec)} card turned to "
+            f"{count}: {_plural(points, 'point')}.",
+            seat=seat,
+            stack=spec.name,
+            count=count,
+            points=points,
+        )
         left = self.destinations_left()
         if self.phase == "play" and self.trigger is None and left <= END_DESTINATIONS_LEFT:
             self._trigger(f"only {left} destination cards are left")
@@ -601,8 +704,12 @@ class BusAndStopState(State):
 
     def _trigger(self, reason: str) -> None:
         self.trigger = {"seat": self.seat, "reason": reason}
-        self._log("BAS-END-TRIGGER", f"The end is triggered by {seat_name(self.seat)}: {reason}. That turn is over; "
-                  "a final round follows.", seat=self.seat)
+        self._log(
+            "BAS-END-TRIGGER",
+            f"The end is triggered by {seat_name(self.seat)}: {reason}. That turn is over; "
+            "a final round follows.",
+            seat=self.seat,
+        )
 
     # -- skedaddling ---------------------------------------------------------------------
     def _next_skedaddle(self) -> None:
@@ -620,11 +727,18 @@ class BusAndStopState(State):
             if self.skedaddle_options(seat):
                 self.sked_seat = seat
                 self.node = "skedaddle"
-                self._log("BAS-SKEDADDLE", f"{seat_name(seat)} may skedaddle {match} after {seat_name(dropper)}'s "
-                          f"drop-off.", seat=seat)
+                self._log(
+                    "BAS-SKEDADDLE",
+                    f"{seat_name(seat)} may skedaddle {match} after {seat_name(dropper)}'s drop-off.",
+                    seat=seat,
+                )
                 return
-            self._log("BAS-SKEDADDLE", f"{seat_name(seat)} has no passenger that could skedaddle ({match}).",
-                      seat=seat, offered=False)
+            self._log(
+                "BAS-SKEDADDLE",
+                f"{seat_name(seat)} has no passenger that could skedaddle ({match}).",
+                seat=seat,
+                offered=False,
+            )
         self.sked_seat = None
         self.sked_from = None
         self._end_turn()
@@ -638,8 +752,13 @@ class BusAndStopState(State):
             kind = action - SKEDADDLE_BASE
             self.bus[seat][kind] -= 1  # type: ignore[index]
             self.skedaddled[seat].append(kind)  # type: ignore[index]
-            self._log("BAS-SKEDADDLE", f"{who} skedaddles {self.sheet.code(kind)} ({self.sheet.name(kind)}): face down "
-                      f"by the bus, 1 point.", seat=seat, skedaddled=self.sheet.code(kind))
+            self._log(
+                "BAS-SKEDADDLE",
+                f"{who} skedaddles {self.sheet.code(kind)} ({self.sheet.name(kind)}): face down "
+                f"by the bus, 1 point.",
+                seat=seat,
+                skedaddled=self.sheet.code(kind),
+            )
         self._next_skedaddle()
 
     # -- unhappy passengers --------------------------------------------------------------
@@ -654,8 +773,13 @@ class BusAndStopState(State):
         self.bus[seat][kind] -= 1
         self.unhappy[seat].append(kind)
         self.unhappy_count += 1
-        self._log("BAS-UNHAPPY", f"{who} discards {self.sheet.code(kind)} ({self.sheet.name(kind)}) face up as an "
-                  f"unhappy passenger (-1).", seat=seat, card=self.sheet.code(kind))
+        self._log(
+            "BAS-UNHAPPY",
+            f"{who} discards {self.sheet.code(kind)} ({self.sheet.name(kind)}) face up as an "
+            f"unhappy passenger (-1).",
+            seat=seat,
+            card=self.sheet.code(kind),
+        )
         if not self.bus_size(seat):
             self._log("BAS-UNHAPPY", f"{who}'s bus is empty; the turn is over.", seat=seat)
             self._end_turn()
@@ -676,8 +800,11 @@ class BusAndStopState(State):
             self.final_order = [(t + i) % n for i in range(1, n + 1)]
             self.final_index = 0
             order = ", ".join(seat_name(s) for s in self.final_order)
-            self._log("BAS-END-FINAL", f"Final round, in seat order after the trigger: {order}. Skedaddling still "
-                      "applies.", order=list(self.final_order))
+            self._log(
+                "BAS-END-FINAL",
+                f"Final round, in seat order after the trigger: {order}. Skedaddling still applies.",
+                order=list(self.final_order),
+            )
             self._begin_turn(self.final_order[0])
             return
         self._begin_turn((self.seat + 1) % n)
@@ -688,39 +815,72 @@ class BusAndStopState(State):
         for seat in range(self.num_players):
             who = seat_name(seat)
             dest = sum(c[3] for c in self.claimed[seat])
-            self._log("BAS-SCORE-DEST", f"{who}: {_plural(len(self.claimed[seat]), 'destination')} for "
-                      f"{_plural(dest, 'point')}.", seat=seat, points=dest)
-            self._log("BAS-SCORE-SENIOR", f"{who}: {_plural(len(self.seniors[seat]), 'senior')} and "
-                      f"{len(self.skedaddled[seat])} skedaddled, +1 each.", seat=seat,
-                      points=len(self.seniors[seat]) + len(self.skedaddled[seat]))
+            self._log(
+                "BAS-SCORE-DEST",
+                f"{who}: {_plural(len(self.claimed[seat]), 'destination')} for {_plural(dest, 'point')}.",
+                seat=seat,
+                points=dest,
+            )
+            self._log(
+                "BAS-SCORE-SENIOR",
+                f"{who}: {_plural(len(self.seniors[seat]), 'senior')} and "
+                f"{len(self.skedaddled[seat])} skedaddled, +1 each.",
+                seat=seat,
+                points=len(self.seniors[seat]) + len(self.skedaddled[seat]),
+            )
             if self.unhappy[seat]:
-                self._log("BAS-SCORE-UNHAPPY", f"{who}: {_plural(len(self.unhappy[seat]), 'unhappy passenger')}, "
-                          f"-1 each.", seat=seat, points=-len(self.unhappy[seat]))
+                self._log(
+                    "BAS-SCORE-UNHAPPY",
+                    f"{who}: {_plural(len(self.unhappy[seat]), 'unhappy passenger')}, -1 each.",
+                    seat=seat,
+                    points=-len(self.unhappy[seat]),
+                )
             left = self.bus_size(seat)
             if not left:
-                self._log("BAS-SCORE-EMPTY", f"{who}'s bus is empty: +{EMPTY_BUS_BONUS}.", seat=seat,
-                          points=EMPTY_BUS_BONUS)
+                self._log(
+                    "BAS-SCORE-EMPTY",
+                    f"{who}'s bus is empty: +{EMPTY_BUS_BONUS}.",
+                    seat=seat,
+                    points=EMPTY_BUS_BONUS,
+                )
             elif self.penalty:
-                self._log("BAS-SCORE-EMPTY", f"{who} has {_plural(left, 'passenger')} left in the bus: -1 each "
-                          "(leftover penalty).", seat=seat, points=-left)
+                self._log(
+                    "BAS-SCORE-EMPTY",
+                    f"{who} has {_plural(left, 'passenger')} left in the bus: -1 each (leftover penalty).",
+                    seat=seat,
+                    points=-left,
+                )
         scores = self.returns()
         best = max(scores)
         tied = [s for s, p in enumerate(scores) if p == best]
         winners = self.winners()
         text = ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(scores))
         if len(tied) == 1:
-            self._log("BAS-WIN", f"Final scores: {text}. {seat_name(tied[0])} wins with {best} points.",
-                      winners=winners, scores=scores)
+            self._log(
+                "BAS-WIN",
+                f"Final scores: {text}. {seat_name(tied[0])} wins with {best} points.",
+                winners=winners,
+                scores=scores,
+            )
         else:
             names = " and ".join(seat_name(s) for s in tied)
             extra = self.tie_break_value(winners[0])
             if len(winners) == 1:
-                how = f"{seat_name(winners[0])} wins with the most seniors and skedaddled passengers ({extra})"
+                how = (
+                    f"{seat_name(winners[0])} wins with the most seniors and skedaddled passengers ({extra})"
+                )
             else:
-                how = " and ".join(seat_name(s) for s in winners) + f" also tie on seniors and skedaddled ({extra}) " \
-                      "and share the win"
-            self._log("BAS-WIN", f"Final scores: {text}. {names} tie on {_plural(best, 'point')}; {how}.",
-                      winners=winners, scores=scores)
+                how = (
+                    " and ".join(seat_name(s) for s in winners)
+                    + f" also tie on seniors and skedaddled ({extra}) "
+                    "and share the win"
+                )
+            self._log(
+                "BAS-WIN",
+                f"Final scores: {text}. {names} tie on {_plural(best, 'point')}; {how}.",
+                winners=winners,
+                scores=scores,
+            )
 
     # -- results -------------------------------------------------------------------------
     def tie_break_value(self, seat: int) -> int:
@@ -755,25 +915,50 @@ class BusAndStopState(State):
         if not 0 <= seat < self.num_players:
             raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
         sheet = self.sheet
-        lines = [{"label": f"{sheet.stacks[s].name} card, {_plural(count, 'passenger')}", "rule": "BAS-SCORE-DEST",
-                  "points": points, "times": 1} for s, _i, count, points in self.claimed[seat]]
+        lines = [
+            {
+                "label": f"{sheet.stacks[s].name} card, {_plural(count, 'passenger')}",
+                "rule": "BAS-SCORE-DEST",
+                "points": points,
+                "times": 1,
+            }
+            for s, _i, count, points in self.claimed[seat]
+        ]
         if self.seniors[seat]:
             k = len(self.seniors[seat])
-            lines.append({"label": "seniors beside the bus", "rule": "BAS-SCORE-SENIOR", "points": k, "times": k})
+            lines.append(
+                {"label": "seniors beside the bus", "rule": "BAS-SCORE-SENIOR", "points": k, "times": k}
+            )
         if self.skedaddled[seat]:
             k = len(self.skedaddled[seat])
-            lines.append({"label": "skedaddled passengers", "rule": "BAS-SCORE-SENIOR", "points": k, "times": k})
+            lines.append(
+                {"label": "skedaddled passengers", "rule": "BAS-SCORE-SENIOR", "points": k, "times": k}
+            )
         if self.unhappy[seat]:
             k = len(self.unhappy[seat])
-            lines.append({"label": "unhappy passengers", "rule": "BAS-SCORE-UNHAPPY", "points": -k, "times": k})
+            lines.append(
+                {"label": "unhappy passengers", "rule": "BAS-SCORE-UNHAPPY", "points": -k, "times": k}
+            )
         if self.node is None:
             left = self.bus_size(seat)
             if not left:
-                lines.append({"label": "empty bus bonus", "rule": "BAS-SCORE-EMPTY", "points": EMPTY_BUS_BONUS,
-                              "times": 1})
+                lines.append(
+                    {
+                        "label": "empty bus bonus",
+                        "rule": "BAS-SCORE-EMPTY",
+                        "points": EMPTY_BUS_BONUS,
+                        "times": 1,
+                    }
+                )
             elif self.penalty:
-                lines.append({"label": "passengers left in the bus", "rule": "BAS-SCORE-EMPTY", "points": -left,
-                              "times": left})
+                lines.append(
+                    {
+                        "label": "passengers left in the bus",
+                        "rule": "BAS-SCORE-EMPTY",
+                        "points": -left,
+                        "times": left,
+                    }
+                )
         return lines
 
     def score_by_source(self, seat: int) -> dict[str, int]:
@@ -805,8 +990,10 @@ class BusAndStopState(State):
             again = f" (deal {self.setup_deals})" if self.setup_deals > 1 else ""
             return f"Deal card {len(self.stop) + 1} of {STOP_SIZE} to the bus stop{again}."
         if node == "refill":
-            return (f"Refill the bus stop: card {len(self.stop) + 1} of {STOP_SIZE} "
-                    f"({sum(self.deck)} left in the deck).")
+            return (
+                f"Refill the bus stop: card {len(self.stop) + 1} of {STOP_SIZE} "
+                f"({sum(self.deck)} left in the deck)."
+            )
         who = seat_name(self.current_player())
         if node == "turn":
             if self.phase == "final":
@@ -817,12 +1004,14 @@ class BusAndStopState(State):
             stack, count, chosen = self.pending  # type: ignore[misc]
             spec = sheet.stacks[stack]
             left = count - len(chosen)
-            kind = ("of new colours" if spec.multicoloured else f"of type {sheet.types[spec.type_index].name}")
+            kind = "of new colours" if spec.multicoloured else f"of type {sheet.types[spec.type_index].name}"
             return f"{who} drops {count} at the {_place(spec)}: choose {left} more passenger{'s' if left != 1 else ''} {kind}."
         if node == "skedaddle":
             dropper, stack, _c = self.sked_from  # type: ignore[misc]
-            return (f"{who}: skedaddle one matching passenger after {seat_name(dropper)}'s drop-off at the "
-                    f"{_place(sheet.stacks[stack])}, or not?")
+            return (
+                f"{who}: skedaddle one matching passenger after {seat_name(dropper)}'s drop-off at the "
+                f"{_place(sheet.stacks[stack])}, or not?"
+            )
         if self.unhappy_count:
             return f"{who} may discard more unhappy passengers, or stop."
         return f"{who} can neither pick up nor drop off: discard at least one passenger as unhappy."
@@ -848,25 +1037,40 @@ class BusAndStopState(State):
         stacks = []
         for s, spec in enumerate(sheet.stacks):
             card = self.top_card(s)
-            stacks.append({
-                "name": spec.name, "kind": spec.kind,
-                "type": None if spec.multicoloured else sheet.types[spec.type_index].name,
-                "needs": sheet.needs_text(spec), "cards_left": len(self.stacks[s]),
-                "top": None if card is None else {"counts": list(card.counts), "points": list(card.points)},
-            })
+            stacks.append(
+                {
+                    "name": spec.name,
+                    "kind": spec.kind,
+                    "type": None if spec.multicoloured else sheet.types[spec.type_index].name,
+                    "needs": sheet.needs_text(spec),
+                    "cards_left": len(self.stacks[s]),
+                    "top": None
+                    if card is None
+                    else {"counts": list(card.counts), "points": list(card.points)},
+                }
+            )
         players = []
         scores = self.returns()
         for p in range(self.num_players):
             passengers = [table[k] for k, c in enumerate(self.bus[p]) for _ in range(c)]
-            players.append({
-                "bus": passengers, "seats_used": len(passengers), "seats": BUS_SEATS,
-                "seniors": codes(self.seniors[p]), "seniors_lost": len(self.seniors_lost[p]),
-                "skedaddled": codes(self.skedaddled[p]), "unhappy": codes(self.unhappy[p]),
-                "dropped": codes(self.dropped[p]),
-                "claimed": [{"stack": sheet.stacks[s].name, "count": k, "points": pts}
-                            for s, _i, k, pts in self.claimed[p]],
-                "points": scores[p], "tie_break": self.tie_break_value(p),
-            })
+            players.append(
+                {
+                    "bus": passengers,
+                    "seats_used": len(passengers),
+                    "seats": BUS_SEATS,
+                    "seniors": codes(self.seniors[p]),
+                    "seniors_lost": len(self.seniors_lost[p]),
+                    "skedaddled": codes(self.skedaddled[p]),
+                    "unhappy": codes(self.unhappy[p]),
+                    "dropped": codes(self.dropped[p]),
+                    "claimed": [
+                        {"stack": sheet.stacks[s].name, "count": k, "points": pts}
+                        for s, _i, k, pts in self.claimed[p]
+                    ],
+                    "points": scores[p],
+                    "tie_break": self.tie_break_value(p),
+                }
+            )
         pending = None
         if self.pending is not None:
             stack, count, chosen = self.pending
@@ -874,8 +1078,12 @@ class BusAndStopState(State):
         sked = None
         if self.node == "skedaddle":
             dropper, stack, colours = self.sked_from  # type: ignore[misc]
-            sked = {"seat": self.sked_seat, "dropper": dropper, "stack": sheet.stacks[stack].name,
-                    "colours": [sheet.colours[c].name for c in colours]}
+            sked = {
+                "seat": self.sked_seat,
+                "dropper": dropper,
+                "stack": sheet.stacks[stack].name,
+                "colours": [sheet.colours[c].name for c in colours],
+            }
         return {
             "game": "bus_and_stop",
             "viewer": seat,
@@ -899,14 +1107,16 @@ class BusAndStopState(State):
             "final_order": list(self.final_order),
             "colours": [{"name": c.name, "code": c.code, "ink": c.ink} for c in sheet.colours],
             "types": [{"name": t.name, "code": t.code, "senior": t.senior} for t in sheet.types],
-            "options": {"final_round": self._game.params["final_round"],
-                        "leftover_penalty": self._game.params["leftover_penalty"],
-                        "sheet": "built-in" if self._game.params["sheet"] is None else "custom"},
+            "options": {
+                "final_round": self._game.params["final_round"],
+                "leftover_penalty": self._game.params["leftover_penalty"],
+                "sheet": "built-in" if self._game.params["sheet"] is None else "custom",
+            },
             "winners": self.winners(),
         }
 
     # -- copying -------------------------------------------------------------------------
-    def clone(self) -> "BusAndStopState":
+    def clone(self) -> BusAndStopState:
         other = BusAndStopState.__new__(BusAndStopState)
         other.__dict__.update(self.__dict__)
         self._copy_base_into(other)
@@ -922,6 +1132,8 @@ class BusAndStopState(State):
         other.stacks = [list(x) for x in self.stacks]
         other.trigger = None if self.trigger is None else dict(self.trigger)
         other.final_order = list(self.final_order)
-        other.pending = None if self.pending is None else (self.pending[0], self.pending[1], list(self.pending[2]))
+        other.pending = (
+            None if self.pending is None else (self.pending[0], self.pending[1], list(self.pending[2]))
+        )
         other.sked_queue = list(self.sked_queue)
         return other

@@ -3,6 +3,7 @@
 :func:`game_summary` is a module-level function, so it can be passed as
 ``bus_lab.simulate.simulate(..., extras=game_summary)`` and pickled to other processes.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,6 +42,8 @@ def game_summary(state) -> dict[str, Any]:
         "turns": state.turns,
         "trigger": "deck" if "refilled" in reason else "destinations",
         "claims": [len(state.claimed[s]) for s in seats],
-        "refill_reshuffles": sum(1 for e in state.events() if e.rule == "BAS-REFILL-SAMECOLOUR" and e.data["redeal"]),
+        "refill_reshuffles": sum(
+            1 for e in state.events() if e.rule == "BAS-REFILL-SAMECOLOUR" and e.data["redeal"]
+        ),
         "unhappy": sum(len(state.unhappy[s]) for s in seats),
     }

@@ -3,15 +3,36 @@
 ``bus_lab.load_game("bus_city", players=2, challenging=False, empty_speed=None)``; rules
 ``BUS-…`` in the rule catalogue. The cards are data: :func:`load_sheet` (the component sheet).
 """
+
 from bus_lab.games.bus_city.components import ComponentSheetError, Sheet, default_sheet_dict, load_sheet
 from bus_lab.games.bus_city.game import BusCityGame
 from bus_lab.games.bus_city.state import (
-    DRAW_BLIND, MASK_SPAN, MOVE_BASE, PASS, PASSENGER_BASE, PLACE_BASE, ROTATE_BASE, SWAP_BASE, TAKE_BASE,
+    DRAW_BLIND,
+    MASK_SPAN,
+    MOVE_BASE,
+    PASS,
+    PASSENGER_BASE,
+    PLACE_BASE,
+    ROTATE_BASE,
+    SWAP_BASE,
+    TAKE_BASE,
     BusCityState,
 )
 
 __all__ = [
-    "BusCityGame", "BusCityState", "ComponentSheetError", "Sheet", "load_sheet", "default_sheet_dict",
-    "DRAW_BLIND", "PASS", "PASSENGER_BASE", "TAKE_BASE", "PLACE_BASE", "ROTATE_BASE", "SWAP_BASE",
-    "MOVE_BASE", "MASK_SPAN",
+    "BusCityGame",
+    "BusCityState",
+    "ComponentSheetError",
+    "Sheet",
+    "load_sheet",
+    "default_sheet_dict",
+    "DRAW_BLIND",
+    "PASS",
+    "PASSENGER_BASE",
+    "TAKE_BASE",
+    "PLACE_BASE",
+    "ROTATE_BASE",
+    "SWAP_BASE",
+    "MOVE_BASE",
+    "MASK_SPAN",
 ]

@@ -20,15 +20,17 @@ by its id (``"red-pink"``).
 
 Standard library only.
 """
+
 from __future__ import annotations
 
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from bus_lab.engine.errors import ParameterError
 from bus_lab.games.bus_city.grid import NUM_SLOTS
@@ -69,8 +71,12 @@ class StreetCard:
 
     def describe(self) -> str:
         """In words: ``"red destination"``, ``"bus stop"``, ``"construction site"``, ``"plain street"``."""
-        return {"destination": f"{self.colour} destination", "stop": "bus stop", "site": "construction site",
-                "plain": "plain street"}[self.symbol]
+        return {
+            "destination": f"{self.colour} destination",
+            "stop": "bus stop",
+            "site": "construction site",
+            "plain": "plain street",
+        }[self.symbol]
 
 
 @dataclass(frozen=True)
@@ -117,11 +123,17 @@ class Sheet:
     def to_dict(self) -> dict[str, Any]:
         """The sheet in the JSON shape it is read from."""
         return {
-            "title": self.title, "about": self.about, "colours": list(self.colours),
-            "streets": [{"id": s.id, "symbol": s.symbol, **({"colour": s.colour} if s.colour else {})}
-                        for s in self.streets],
-            "passengers": [{"id": p.id, "colours": list(p.colours), "value": p.value, "speed": p.speed}
-                           for p in self.passengers],
+            "title": self.title,
+            "about": self.about,
+            "colours": list(self.colours),
+            "streets": [
+                {"id": s.id, "symbol": s.symbol, **({"colour": s.colour} if s.colour else {})}
+                for s in self.streets
+            ],
+            "passengers": [
+                {"id": p.id, "colours": list(p.colours), "value": p.value, "speed": p.speed}
+                for p in self.passengers
+            ],
         }
 
     def street_by_id(self, card_id: str) -> StreetCard:
@@ -133,7 +145,9 @@ class Sheet:
         for card in self.streets:
             if card.id == card_id:
                 return card
-        raise KeyError(f"no street card {card_id!r}: the street cards are {', '.join(s.id for s in self.streets)}")
+        raise KeyError(
+            f"no street card {card_id!r}: the street cards are {', '.join(s.id for s in self.streets)}"
+        )
 
     def passenger_by_id(self, card_id: str) -> PassengerCard:
         """The passenger card named ``card_id``.
@@ -144,22 +158,29 @@ class Sheet:
         for card in self.passengers:
             if card.id == card_id:
                 return card
-        raise KeyError(f"no passenger card {card_id!r}: the passenger cards are "
-                       f"{', '.join(p.id for p in self.passengers)}")
+        raise KeyError(
+            f"no passenger card {card_id!r}: the passenger cards are "
+            f"{', '.join(p.id for p in self.passengers)}"
+        )
 
     def _repr_html_(self) -> str:
-        streets = "".join(f"<tr><td><code>{escape(s.id)}</code></td><td>{escape(s.describe())}</td></tr>"
-                          for s in self.streets)
+        streets = "".join(
+            f"<tr><td><code>{escape(s.id)}</code></td><td>{escape(s.describe())}</td></tr>"
+            for s in self.streets
+        )
         passengers = "".join(
             f"<tr><td><code>{escape(p.id)}</code></td><td>{escape(' + '.join(p.colours))}</td>"
             f"<td style='text-align:right'>{p.value}</td><td style='text-align:right'>{p.speed}</td></tr>"
-            for p in self.passengers)
-        return (f"<div><b>{escape(self.title)}</b><p><small>{escape(self.about)}</small></p>"
-                f"<div style='display:flex;gap:24px;align-items:flex-start'>"
-                f"<table><caption>Street cards (BUS-COMP-STREETS)</caption><tr><th>id</th><th>symbol</th></tr>"
-                f"{streets}</table>"
-                f"<table><caption>Passenger cards (BUS-COMP-PASSENGERS)</caption><tr><th>id</th>"
-                f"<th>passengers</th><th>value</th><th>speed</th></tr>{passengers}</table></div></div>")
+            for p in self.passengers
+        )
+        return (
+            f"<div><b>{escape(self.title)}</b><p><small>{escape(self.about)}</small></p>"
+            f"<div style='display:flex;gap:24px;align-items:flex-start'>"
+            f"<table><caption>Street cards (BUS-COMP-STREETS)</caption><tr><th>id</th><th>symbol</th></tr>"
+            f"{streets}</table>"
+            f"<table><caption>Passenger cards (BUS-COMP-PASSENGERS)</caption><tr><th>id</th>"
+            f"<th>passengers</th><th>value</th><th>speed</th></tr>{passengers}</table></div></div>"
+        )
 
 
 def _fail(field: str, problem: str) -> ComponentSheetError:
@@ -178,8 +199,11 @@ def _int_field(raw: Mapping, field: str, key: str, lo: int, hi: int) -> int:
 def _id_field(raw: Mapping, field: str, seen: set[str]) -> str:
     value = raw.get("id")
     if not isinstance(value, str) or not ID_PATTERN.match(value):
-        raise _fail(f"{field}.id", f"{value!r} is not a short id: use 1-24 letters, digits, '-' or '_', "
-                                   "starting with a letter or digit")
+        raise _fail(
+            f"{field}.id",
+            f"{value!r} is not a short id: use 1-24 letters, digits, '-' or '_', "
+            "starting with a letter or digit",
+        )
     if value in seen:
         raise _fail(f"{field}.id", f"{value!r} is used twice; every card needs its own id")
     seen.add(value)
@@ -188,10 +212,14 @@ def _id_field(raw: Mapping, field: str, seen: set[str]) -> str:
 
 def _check_keys(raw: Any, field: str, allowed: set[str], required: set[str]) -> Mapping:
     if not isinstance(raw, Mapping):
-        raise _fail(field, f"expected an object with keys {', '.join(sorted(required))}, not {type(raw).__name__}")
+        raise _fail(
+            field, f"expected an object with keys {', '.join(sorted(required))}, not {type(raw).__name__}"
+        )
     unknown = sorted(set(raw) - allowed)
     if unknown:
-        raise _fail(f"{field}.{unknown[0]}", f"unknown field; allowed fields are {', '.join(sorted(allowed))}")
+        raise _fail(
+            f"{field}.{unknown[0]}", f"unknown field; allowed fields are {', '.join(sorted(allowed))}"
+        )
     missing = sorted(required - set(raw))
     if missing:
         raise _fail(f"{field}.{missing[0]}", "missing")
@@ -208,8 +236,12 @@ def parse_sheet(data: Any) -> Sheet:
     Raises:
         ComponentSheetError: the first problem found, naming its field.
     """
-    raw = _check_keys(data, "sheet", {"title", "about", "colours", "streets", "passengers"},
-                      {"colours", "streets", "passengers"})
+    raw = _check_keys(
+        data,
+        "sheet",
+        {"title", "about", "colours", "streets", "passengers"},
+        {"colours", "streets", "passengers"},
+    )
     title = raw.get("title", "custom component sheet")
     about = raw.get("about", "")
     if not isinstance(title, str) or not isinstance(about, str):
@@ -249,27 +281,37 @@ def parse_sheet(data: Any) -> Sheet:
 
     passengers_raw = raw["passengers"]
     if not isinstance(passengers_raw, list) or not 2 <= len(passengers_raw) <= MAX_PASSENGERS:
-        raise _fail("passengers", f"use a list of 2 to {MAX_PASSENGERS} passenger cards (2 lie face up, BUS-FACEUP)")
+        raise _fail(
+            "passengers", f"use a list of 2 to {MAX_PASSENGERS} passenger cards (2 lie face up, BUS-FACEUP)"
+        )
     served = {s.colour for s in streets if s.symbol == "destination"}
     words = set(colours) | RESERVED
     seen_passengers: set[str] = set()
     passengers = []
     for i, item in enumerate(passengers_raw):
         field = f"passengers[{i}]"
-        item = _check_keys(item, field, {"id", "colours", "value", "speed"}, {"id", "colours", "value", "speed"})
+        item = _check_keys(
+            item, field, {"id", "colours", "value", "speed"}, {"id", "colours", "value", "speed"}
+        )
         card_id = _id_field(item, field, seen_passengers)
         if card_id in words or card_id in seen:
-            raise _fail(f"{field}.id", f"{card_id!r} is also a colour, a street card or a word of the game; "
-                                       "choose another id")
+            raise _fail(
+                f"{field}.id",
+                f"{card_id!r} is also a colour, a street card or a word of the game; choose another id",
+            )
         pair = item["colours"]
         if not isinstance(pair, list) or len(pair) != 2:
             raise _fail(f"{field}.colours", "a passenger card shows exactly two passengers: give two colours")
         for k, colour in enumerate(pair):
             if colour not in colours:
-                raise _fail(f"{field}.colours[{k}]", f"{colour!r} is not one of the colours {', '.join(colours)}")
+                raise _fail(
+                    f"{field}.colours[{k}]", f"{colour!r} is not one of the colours {', '.join(colours)}"
+                )
             if colour not in served:
-                raise _fail(f"{field}.colours[{k}]", f"no street card is a {colour} destination, so this "
-                                                      "passenger could never be dropped off")
+                raise _fail(
+                    f"{field}.colours[{k}]",
+                    f"no street card is a {colour} destination, so this passenger could never be dropped off",
+                )
         if pair[0] == pair[1]:
             raise _fail(f"{field}.colours", "the two passengers of a card have different colours")
         value = _int_field(item, field, "value", 1, MAX_VALUE)
@@ -304,7 +346,9 @@ def load_sheet(source: Any = None) -> Sheet:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as err:
-            raise ComponentSheetError(f"component sheet: cannot read {str(path)!r}: {err.strerror or err}") from None
+            raise ComponentSheetError(
+                f"component sheet: cannot read {str(path)!r}: {err.strerror or err}"
+            ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
@@ -312,7 +356,9 @@ def load_sheet(source: Any = None) -> Sheet:
         return parse_sheet(data)
     if isinstance(source, Mapping):
         return parse_sheet(source)
-    raise ComponentSheetError(f"sheet={source!r}: use None (the built-in sheet), a path to a JSON file or a dict")
+    raise ComponentSheetError(
+        f"sheet={source!r}: use None (the built-in sheet), a path to a JSON file or a dict"
+    )
 
 
 def default_sheet_dict() -> dict[str, Any]:

@@ -4,11 +4,13 @@ Rules: ``shared/rules/bus_city.md`` (IDs ``BUS-…``), a pick-up-and-deliver gam
 on a grid of 12 street cards. The cards come from a component sheet (:mod:`.components`), which
 a teacher can replace with ``sheet=``.
 """
+
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from bus_lab.engine.core import Game, Param
 from bus_lab.games.bus_city.components import ComponentSheetError, Sheet, load_sheet
@@ -44,12 +46,24 @@ class BusCityGame(Game):
     lower_score_wins = False  # BUS-WIN
     PARAMS = (
         Param("players", 2, "number of players (2-3)", bounds=(2, 3)),
-        Param("challenging", False, "challenging play: side of the street, turn a card (BUS-CH-SIDE, BUS-CH-ROTATE)",
-              choices=(False, True)),
-        Param("empty_speed", None, "speed limit with no card in progress: None = no limit (BUS-SPEED)",
-              choices=(None, 5)),
-        Param("max_rounds", 50, "rounds after which a game with no end triggered stops (BUS-END-CAP)",
-              bounds=(1, 100)),
+        Param(
+            "challenging",
+            False,
+            "challenging play: side of the street, turn a card (BUS-CH-SIDE, BUS-CH-ROTATE)",
+            choices=(False, True),
+        ),
+        Param(
+            "empty_speed",
+            None,
+            "speed limit with no card in progress: None = no limit (BUS-SPEED)",
+            choices=(None, 5),
+        ),
+        Param(
+            "max_rounds",
+            50,
+            "rounds after which a game with no end triggered stops (BUS-END-CAP)",
+            bounds=(1, 100),
+        ),
         Param("sheet", None, "component sheet: None (built-in), a path to a JSON file, or a dict"),
     )
 
@@ -82,6 +96,8 @@ class BusCityGame(Game):
         shown = dict(self.params)
         if isinstance(shown["sheet"], dict):
             shown["sheet"] = f"<sheet {self.sheet.title!r}>"
-        args = ", ".join(f"{k}={v}" if k == "sheet" and isinstance(self.params[k], dict) else f"{k}={v!r}"
-                         for k, v in shown.items())
+        args = ", ".join(
+            f"{k}={v}" if k == "sheet" and isinstance(self.params[k], dict) else f"{k}={v!r}"
+            for k, v in shown.items()
+        )
         return f"load_game({self.name!r}, {args})"

@@ -19,6 +19,7 @@ is east.
 
 Standard library only; everything here is fixed, so it is computed once at import.
 """
+
 from __future__ import annotations
 
 from collections import deque

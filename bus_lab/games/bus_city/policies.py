@@ -9,16 +9,25 @@ caller (a :class:`~bus_lab.engine.session.Session` derives it from its seed).
   face-up cards, the progress areas; the deck's make-up follows from the sheet and the cards
   seen).
 """
+
 from __future__ import annotations
 
 import math
 import random
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from bus_lab.engine.policies import random_policy
 from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.state import (
-    DRAW_BLIND, MASK_SPAN, MAX_IN_PROGRESS, MOVE_BASE, PASS, PLACE_BASE, ROTATE_BASE, SWAP_BASE, TAKE_BASE,
+    DRAW_BLIND,
+    MASK_SPAN,
+    MAX_IN_PROGRESS,
+    MOVE_BASE,
+    PASS,
+    PLACE_BASE,
+    ROTATE_BASE,
+    SWAP_BASE,
+    TAKE_BASE,
     BusCityState,
 )
 
@@ -88,8 +97,9 @@ def card_rate(value: int, steps: int, speed: int) -> float:
     return value / max(1, math.ceil(steps / max(1, speed)))
 
 
-def plan_value(state: BusCityState, cards: Sequence[tuple[int, Sequence[str]]], start: int,
-               slots: Sequence | None = None) -> float:
+def plan_value(
+    state: BusCityState, cards: Sequence[tuple[int, Sequence[str]]], start: int, slots: Sequence | None = None
+) -> float:
     """How good a set of cards in progress is from node ``start``: the sum of each card's points
     per turn (:func:`card_rate`), all at the set's speed limit (the lowest speed, BUS-SPEED).
 
@@ -99,8 +109,10 @@ def plan_value(state: BusCityState, cards: Sequence[tuple[int, Sequence[str]]], 
     if not cards:
         return 0.0
     speed = min(state.sheet.passengers[c].speed for c, _ in cards)
-    return sum(card_rate(state.sheet.passengers[c].value, tour_steps(state, start, left, slots), speed)
-               for c, left in cards)
+    return sum(
+        card_rate(state.sheet.passengers[c].value, tour_steps(state, start, left, slots), speed)
+        for c, left in cards
+    )
 
 
 def _held(state: BusCityState, seat: int) -> list[tuple[int, list[str]]]:
@@ -133,13 +145,15 @@ def _pickup_choices(state: BusCityState, seat: int, at: int) -> list[tuple[float
             scored.append((plan_value(state, held, at), action))
         elif action == DRAW_BLIND:
             pool = _unseen(state)
-            avg = sum(plan_value(state, held + [(c, list(state.sheet.passengers[c].colours))], at)
-                      for c in pool) / len(pool)
+            avg = sum(
+                plan_value(state, held + [(c, list(state.sheet.passengers[c].colours))], at) for c in pool
+            ) / len(pool)
             scored.append((avg, action))
         else:
             card = action - TAKE_BASE
-            scored.append((plan_value(state, held + [(card, list(state.sheet.passengers[card].colours))], at),
-                           action))
+            scored.append(
+                (plan_value(state, held + [(card, list(state.sheet.passengers[card].colours))], at), action)
+            )
     return scored
 
 
@@ -220,10 +234,16 @@ def greedy_policy(state: BusCityState, rng: random.Random) -> int:
         scored = []
         for action in state.legal_actions():
             at = action - PLACE_BASE
-            best = max((plan_value(state, [(c, list(state.sheet.passengers[c].colours))], at)
-                        for c in state.faceup), default=0.0)
-            blind = sum(plan_value(state, [(c, list(state.sheet.passengers[c].colours))], at)
-                        for c in pool) / len(pool) if pool else 0.0
+            best = max(
+                (plan_value(state, [(c, list(state.sheet.passengers[c].colours))], at) for c in state.faceup),
+                default=0.0,
+            )
+            blind = (
+                sum(plan_value(state, [(c, list(state.sheet.passengers[c].colours))], at) for c in pool)
+                / len(pool)
+                if pool
+                else 0.0
+            )
             scored.append((max(best, blind), action))
         return _pick(scored, rng)
     if node == "construction":

@@ -20,6 +20,7 @@ Accessibility: colours are never the only cue (every passenger colour also has i
 letter, bus stops say "STOP", the site "WORK"); Okabe-Ito colours; every SVG has ``role="img"``
 and an ``aria-label`` describing the table in words.
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -28,8 +29,14 @@ from typing import Any
 from bus_lab.games.textfit import fit_text, text_px
 
 #: Okabe-Ito colours for the passenger colours of the built-in sheet (others fall back to grey).
-COLOUR_INK = {"red": "#D55E00", "orange": "#E69F00", "yellow": "#F0E442", "green": "#009E73",
-              "blue": "#0072B2", "pink": "#CC79A7"}
+COLOUR_INK = {
+    "red": "#D55E00",
+    "orange": "#E69F00",
+    "yellow": "#F0E442",
+    "green": "#009E73",
+    "blue": "#0072B2",
+    "pink": "#CC79A7",
+}
 #: Text colour drawn on each passenger colour (dark on light fills).
 COLOUR_TEXT = {"yellow": "#000", "orange": "#000", "pink": "#000"}
 SEAT_INK = ("#222222", "#6A3D9A", "#8C510A")
@@ -60,13 +67,23 @@ BUS_LONG, BUS_WIDE, LANE = 23, 16, 15
 CARD_W, CARD_H, CARD_PITCH = 90, 34, 98
 
 
-def _t(x: float, y: float, text: str, size: int = SMALLEST_TEXT, anchor: str = "middle", weight: str = "normal",
-       fill: str = "#111", halo: str | None = None) -> str:
+def _t(
+    x: float,
+    y: float,
+    text: str,
+    size: int = SMALLEST_TEXT,
+    anchor: str = "middle",
+    weight: str = "normal",
+    fill: str = "#111",
+    halo: str | None = None,
+) -> str:
     """A ``<text>``; ``halo``: a colour drawn round the letters (the street's own colour), so the
     dashed route passing under a label does not cut through it."""
     ring = f' stroke="{halo}" stroke-width="3" paint-order="stroke"' if halo else ""
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
-            f'fill="{fill}"{ring} font-family="sans-serif">{escape(text)}</text>')
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
+        f'fill="{fill}"{ring} font-family="sans-serif">{escape(text)}</text>'
+    )
 
 
 def point(rc) -> tuple[float, float]:
@@ -114,11 +131,14 @@ def _symbol(entry: dict[str, Any], reach: bool = False, chosen: bool = False) ->
         sx, sy = cx, y + 28
         label_y, mark_y = y + 51, y + 13
         lx = cx
-    mark = (_t(lx, mark_y, word, weight="bold", fill="#000" if chosen else HIGHLIGHT, halo=halo)
-            if word else "")
+    mark = (
+        _t(lx, mark_y, word, weight="bold", fill="#000" if chosen else HIGHLIGHT, halo=halo) if word else ""
+    )
     if entry["card"] is None:
         return mark
-    label = _t(lx, label_y, fit_text(entry["card"], SMALLEST_TEXT, LABEL_ROOM - 4), fill="#333", halo=halo) + mark
+    label = (
+        _t(lx, label_y, fit_text(entry["card"], SMALLEST_TEXT, LABEL_ROOM - 4), fill="#333", halo=halo) + mark
+    )
     symbol = entry["symbol"]
     if entry["kind"] == "v":
         half = DOT_R if symbol == "destination" else BADGE_W / 2
@@ -127,16 +147,22 @@ def _symbol(entry: dict[str, Any], reach: bool = False, chosen: bool = False) ->
         colour = entry["colour"]
         ink = COLOUR_INK.get(colour, "#999")
         text = COLOUR_TEXT.get(colour, "#fff")
-        return (label + f'<circle class="symbol" cx="{sx:.1f}" cy="{sy:.1f}" r="{DOT_R}" fill="{ink}" '
-                f'stroke="#111"/>' + _t(sx, sy + 4, colour[:1].upper(), weight="bold", fill=text))
+        return (
+            label + f'<circle class="symbol" cx="{sx:.1f}" cy="{sy:.1f}" r="{DOT_R}" fill="{ink}" '
+            f'stroke="#111"/>' + _t(sx, sy + 4, colour[:1].upper(), weight="bold", fill=text)
+        )
     if symbol == "stop":
-        return (label + f'<rect class="symbol" x="{sx - BADGE_W / 2:.1f}" y="{sy - BADGE_H / 2:.1f}" '
-                f'width="{BADGE_W}" height="{BADGE_H}" rx="3" fill="#fff" stroke="#0072B2" stroke-width="1.5"/>'
-                + _t(sx, sy + 4, "STOP", weight="bold", fill="#0072B2"))
+        return (
+            label + f'<rect class="symbol" x="{sx - BADGE_W / 2:.1f}" y="{sy - BADGE_H / 2:.1f}" '
+            f'width="{BADGE_W}" height="{BADGE_H}" rx="3" fill="#fff" stroke="#0072B2" stroke-width="1.5"/>'
+            + _t(sx, sy + 4, "STOP", weight="bold", fill="#0072B2")
+        )
     if symbol == "site":
-        return (label + f'<rect class="symbol" x="{sx - BADGE_W / 2:.1f}" y="{sy - BADGE_H / 2:.1f}" '
-                f'width="{BADGE_W}" height="{BADGE_H}" fill="#F0E442" stroke="#111" stroke-dasharray="3 2"/>'
-                + _t(sx, sy + 4, "WORK", weight="bold"))
+        return (
+            label + f'<rect class="symbol" x="{sx - BADGE_W / 2:.1f}" y="{sy - BADGE_H / 2:.1f}" '
+            f'width="{BADGE_W}" height="{BADGE_H}" fill="#F0E442" stroke="#111" stroke-dasharray="3 2"/>'
+            + _t(sx, sy + 4, "WORK", weight="bold")
+        )
     return label
 
 
@@ -178,8 +204,13 @@ def _bus(entry: dict[str, Any], heading: str, seat: int, k: int, used: bool, n: 
     # right-hand lane: rotate the heading clockwise (screen y grows downwards)
     lane = (cy + dx * LANE) if entry["kind"] == "h" else (cx - dy * LANE)
     half = BUS_WIDE / 2
-    outline = ((back, lane - half), (shoulder, lane - half), (tip, lane), (shoulder, lane + half),
-               (back, lane + half))
+    outline = (
+        (back, lane - half),
+        (shoulder, lane - half),
+        (tip, lane),
+        (shoulder, lane + half),
+        (back, lane + half),
+    )
     if entry["kind"] == "v":  # (along, across) -> (x, y)
         outline = tuple((a, b) for b, a in outline)
         nx, ny = lane, middle
@@ -188,24 +219,35 @@ def _bus(entry: dict[str, Any], heading: str, seat: int, k: int, used: bool, n: 
     ink = SEAT_INK[seat % len(SEAT_INK)]
     dash = ' stroke-dasharray="2 2"' if used else ""
     pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in outline)
-    return (f'<g class="bus" data-seat="{seat}"><polygon points="{pts}" fill="{ink}" stroke="#fff" '
-            f'stroke-width="1.5"{dash}/>' + _t(nx, ny + 4, str(seat), weight="bold", fill="#fff") + "</g>")
+    return (
+        f'<g class="bus" data-seat="{seat}"><polygon points="{pts}" fill="{ink}" stroke="#fff" '
+        f'stroke-width="1.5"{dash}/>' + _t(nx, ny + 4, str(seat), weight="bold", fill="#fff") + "</g>"
+    )
 
 
 def _mini_card(card: dict[str, Any], x: float, y: float, state: str) -> str:
     """A passenger card, :data:`CARD_W` × :data:`CARD_H` px: its two passengers (dropped ones
     ticked), value and speed."""
     fill = {"complete": "#f2f2f2", "half": "#fff", "picked": "#fff", "faceup": "#fff"}[state]
-    out = [f'<g class="passenger" data-card="{escape(card["id"])}"><rect x="{x}" y="{y}" width="{CARD_W}" '
-           f'height="{CARD_H}" rx="4" fill="{fill}" stroke="#444"/>']
+    out = [
+        f'<g class="passenger" data-card="{escape(card["id"])}"><rect x="{x}" y="{y}" width="{CARD_W}" '
+        f'height="{CARD_H}" rx="4" fill="{fill}" stroke="#444"/>'
+    ]
     for i, colour in enumerate(card["colours"]):
         px = x + 15 + i * 23
         ink = COLOUR_INK.get(colour, "#999")
         done = colour in card["dropped"]
         faded = ' opacity="0.45"' if done else ""
         out.append(f'<circle cx="{px}" cy="{y + CARD_H / 2}" r="{DOT_R}" fill="{ink}" stroke="#111"{faded}/>')
-        out.append(_t(px, y + CARD_H / 2 + 4, "✓" if done else colour[:1].upper(), weight="bold",
-                      fill=COLOUR_TEXT.get(colour, "#fff")))
+        out.append(
+            _t(
+                px,
+                y + CARD_H / 2 + 4,
+                "✓" if done else colour[:1].upper(),
+                weight="bold",
+                fill=COLOUR_TEXT.get(colour, "#fff"),
+            )
+        )
     out.append(_t(x + 70, y + 15, f"{card['value']} pt", weight="bold"))
     out.append(_t(x + 70, y + 29, f"spd {card['speed']}", fill="#333"))
     out.append("</g>")
@@ -232,8 +274,9 @@ def _progress(seat_view: dict[str, Any], x: float, y: float, vertical: bool, act
     for i, line in enumerate(lines):
         out.append(_t(x, y + 15 * (i + 1), line, anchor="start", fill="#333"))
     top = y + 15 * len(lines) + 4  # where the cards in progress start
-    cards = [(c, "picked up", "picked") for c in seat_view["picked_up"]] + \
-            [(c, "half", "half") for c in seat_view["half"]]
+    cards = [(c, "picked up", "picked") for c in seat_view["picked_up"]] + [
+        (c, "half", "half") for c in seat_view["half"]
+    ]
     if not cards:
         out.append(_t(x, top + 13, "nothing in progress", anchor="start", fill="#333"))
     for i, (card, tag, state) in enumerate(cards):
@@ -255,8 +298,10 @@ def describe(view: dict[str, Any], status: bool = True) -> str:
     for s in view["seats"]:
         bus = s["bus"]
         where = f"bus on {bus['slot']} heading {bus['heading']}" if bus else "bus not placed"
-        parts.append(f"Seat {s['seat']}: {where}, {len(s['picked_up']) + len(s['half'])} cards in progress, "
-                     f"{len(s['complete'])} complete, {s['points']} points.")
+        parts.append(
+            f"Seat {s['seat']}: {where}, {len(s['picked_up']) + len(s['half'])} cards in progress, "
+            f"{len(s['complete'])} complete, {s['points']} points."
+        )
     if view["reachable"]:
         parts.append("Reachable this move: " + ", ".join(view["reachable"]) + ".")
     return " ".join(parts)
@@ -272,15 +317,19 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         status (bool): put the status sentence in the ``aria-label`` too (see :func:`describe`).
     """
     selected = selected or []
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(describe(view, status))}" '
-           f'style="max-width:100%;height:auto;background:#fff;font-family:sans-serif">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(describe(view, status))}" '
+        f'style="max-width:100%;height:auto;background:#fff;font-family:sans-serif">'
+    ]
     # the four blocks
     for r in range(2):
         for c in range(2):
             x, y = point((r, c))
-            out.append(f'<rect x="{x + ROAD / 2 + 4}" y="{y + ROAD / 2 + 4}" width="{SPAN - ROAD - 8}" '
-                       f'height="{SPAN - ROAD - 8}" rx="6" fill="{BLOCK}" stroke="#cfe0c3"/>')
+            out.append(
+                f'<rect x="{x + ROAD / 2 + 4}" y="{y + ROAD / 2 + 4}" width="{SPAN - ROAD - 8}" '
+                f'height="{SPAN - ROAD - 8}" rx="6" fill="{BLOCK}" stroke="#cfe0c3"/>'
+            )
     reach = set(view["reachable"])
     for entry in view["grid"]:
         x, y, w, h = slot_box(entry)
@@ -290,8 +339,10 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         if entry["slot"] in selected:
             stroke, width, dash = "#000", 4, ' stroke-dasharray="6 3"'
         fill = STREET if entry["card"] is not None else EMPTY_STREET
-        out.append(f'<rect class="street" data-slot="{entry["slot"]}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
-                   f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>')
+        out.append(
+            f'<rect class="street" data-slot="{entry["slot"]}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+            f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>'
+        )
     # the last move's route, under the symbols and labels
     by_name = {e["slot"]: e for e in view["grid"]}
     if len(view["route"]) > 1:
@@ -303,8 +354,10 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
                 points.append(point(entry["b"] if heading in ("W", "N") else entry["a"]))
             points.append(_centre(entry))
         pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-        out.append(f'<polyline points="{pts}" fill="none" stroke="#555" stroke-width="2" stroke-dasharray="5 4" '
-                   f'opacity="0.7"/>')
+        out.append(
+            f'<polyline points="{pts}" fill="none" stroke="#555" stroke-width="2" stroke-dasharray="5 4" '
+            f'opacity="0.7"/>'
+        )
     for entry in view["grid"]:
         out.append(_symbol(entry, reach=entry["slot"] in reach, chosen=entry["slot"] in selected))
     for r in range(3):
@@ -319,13 +372,20 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         for seat, heading in zip(entry["buses"], headings):
             k = drawn.get(heading, 0)
             drawn[heading] = k + 1
-            out.append(_bus(entry, heading, seat, k, view["seats"][seat]["bus"]["site_used"],
-                            headings.count(heading)))
+            out.append(
+                _bus(
+                    entry, heading, seat, k, view["seats"][seat]["bus"]["site_used"], headings.count(heading)
+                )
+            )
     # progress areas: across the top and the bottom of the grid, in a column left of it, and
     # (a fourth seat) under the panel
     left = GRID_X - ROAD / 2
-    places = {"south": (left, GRID_Y + 2 * SPAN + ROAD / 2 + 26, False), "north": (left, 18, False),
-              "west": (8, GRID_Y - 14, True), "east": (PANEL_X, GRID_Y + 170, True)}
+    places = {
+        "south": (left, GRID_Y + 2 * SPAN + ROAD / 2 + 26, False),
+        "north": (left, 18, False),
+        "west": (8, GRID_Y - 14, True),
+        "east": (PANEL_X, GRID_Y + 170, True),
+    }
     for s in view["seats"]:
         x, y, vertical = places[s["side"]]
         out.append(_progress(s, x, y, vertical, view["to_move"] == s["seat"]))
@@ -333,9 +393,20 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
     px = PANEL_X
     room = WIDTH - PANEL_X - 6
 
-    def line(y: float, text: str, size: int = SMALLEST_TEXT, weight: str = "normal", fill: str = "#111") -> None:
-        out.append(_t(px, y, fit_text(text, size, room, bold=weight == "bold"), size=size, anchor="start",
-                      weight=weight, fill=fill))
+    def line(
+        y: float, text: str, size: int = SMALLEST_TEXT, weight: str = "normal", fill: str = "#111"
+    ) -> None:
+        out.append(
+            _t(
+                px,
+                y,
+                fit_text(text, size, room, bold=weight == "bold"),
+                size=size,
+                anchor="start",
+                weight=weight,
+                fill=fill,
+            )
+        )
 
     line(GRID_Y - 14, "Face-up passengers", weight="bold")
     for i, card in enumerate(view["faceup"]):
@@ -389,12 +460,21 @@ def grid_text(view: dict[str, Any]) -> str:
         lines.append(f"  {e['slot']}: {card}{side}{buses}{reach}")
     for s in view["seats"]:
         bus = s["bus"]
-        where = f"{bus['slot']} {bus['heading']}" + (" (site used)" if bus["site_used"] else "") if bus else "—"
-        held = ", ".join(c["id"] + (f" [{'+'.join(c['dropped'])} dropped]" if c["dropped"] else "")
-                         for c in s["picked_up"] + s["half"]) or "none"
+        where = (
+            f"{bus['slot']} {bus['heading']}" + (" (site used)" if bus["site_used"] else "") if bus else "—"
+        )
+        held = (
+            ", ".join(
+                c["id"] + (f" [{'+'.join(c['dropped'])} dropped]" if c["dropped"] else "")
+                for c in s["picked_up"] + s["half"]
+            )
+            or "none"
+        )
         done = ", ".join(c["id"] for c in s["complete"]) or "none"
-        lines.append(f"Seat {s['seat']} ({s['side']}): bus {where}; in progress: {held}; complete: {done}; "
-                     f"{s['points']} points")
+        lines.append(
+            f"Seat {s['seat']} ({s['side']}): bus {where}; in progress: {held}; complete: {done}; "
+            f"{s['points']} points"
+        )
     faceup = ", ".join(c["id"] for c in view["faceup"]) or "none"
     lines.append(f"Face up: {faceup}; deck: {view['deck']}")
     return "\n".join(lines)

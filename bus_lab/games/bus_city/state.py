@@ -30,6 +30,7 @@ Decisions (ints; labels in brackets):
   (``"swap a1-b1 b2-c2"``; in challenging play ``"swap a1-b1 b2-c2 sides N S"``);
   ``ROTATE_BASE + slot``: turn that card by 180° (challenging play, ``"turn a1-b1"``).
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -113,27 +114,51 @@ class BusCityState(State):
         self._move_cache: dict[int, list[int]] | None = None
         self._legal_cache: list[int] | None = None
         colour_bits = {c: 1 << i for i, c in enumerate(self.sheet.colours)}
-        self._card_bits = [colour_bits[a] | colour_bits[b] for a, b in (c.colours for c in self.sheet.passengers)]
+        self._card_bits = [
+            colour_bits[a] | colour_bits[b] for a, b in (c.colours for c in self.sheet.passengers)
+        ]
         self._colour_bits = colour_bits
         #: " drop red+pink" for each drop mask (the end of a move's label)
-        self._drop_text = [("" if not m else " drop " + "+".join(c for c, b in colour_bits.items() if m & b))
-                           for m in range(1 << len(self.sheet.colours))]
+        self._drop_text = [
+            ("" if not m else " drop " + "+".join(c for c, b in colour_bits.items() if m & b))
+            for m in range(1 << len(self.sheet.colours))
+        ]
         streets = self.sheet.streets
-        counts = {sym: sum(1 for s in streets if s.symbol == sym) for sym in ("destination", "stop", "site", "plain")}
-        self._log("BUS-GRID", "The City Grid: four blocks in a 2x2 square; its 12 streets between 3x3 "
-                  "intersections (a1 to c3) each hold one street card.")
-        self._log("BUS-COMP-STREETS", f"Street cards ({self.sheet.title}): {counts['destination']} passenger "
-                  f"destinations, {counts['stop']} bus stops, {counts['site']} construction site and "
-                  f"{counts['plain']} plain cards; each symbol is on one side of its street.", **counts)
-        self._log("BUS-COMP-PASSENGERS", f"{len(self.sheet.passengers)} passenger cards, each with two "
-                  "passengers of different colours, a value and a speed limit.", cards=len(self.sheet.passengers))
+        counts = {
+            sym: sum(1 for s in streets if s.symbol == sym)
+            for sym in ("destination", "stop", "site", "plain")
+        }
+        self._log(
+            "BUS-GRID",
+            "The City Grid: four blocks in a 2x2 square; its 12 streets between 3x3 "
+            "intersections (a1 to c3) each hold one street card.",
+        )
+        self._log(
+            "BUS-COMP-STREETS",
+            f"Street cards ({self.sheet.title}): {counts['destination']} passenger "
+            f"destinations, {counts['stop']} bus stops, {counts['site']} construction site and "
+            f"{counts['plain']} plain cards; each symbol is on one side of its street.",
+            **counts,
+        )
+        self._log(
+            "BUS-COMP-PASSENGERS",
+            f"{len(self.sheet.passengers)} passenger cards, each with two "
+            "passengers of different colours, a value and a speed limit.",
+            cards=len(self.sheet.passengers),
+        )
         sides = ", ".join(f"{seat_name(s)} the {G.PROGRESS_SIDES[s][0]} side" for s in range(n))
-        self._log("BUS-SETUP", f"{n} players. The street cards are shuffled into the grid with random "
-                  f"orientations, the passenger cards into a deck with 2 turned face up; progress areas: {sides}.",
-                  players=n)
+        self._log(
+            "BUS-SETUP",
+            f"{n} players. The street cards are shuffled into the grid with random "
+            f"orientations, the passenger cards into a deck with 2 turned face up; progress areas: {sides}.",
+            players=n,
+        )
         if self.challenging:
-            self._log("BUS-CH-SIDE", "Challenging play: a symbol works only from its side of the street; buses "
-                      "drive on the right.")
+            self._log(
+                "BUS-CH-SIDE",
+                "Challenging play: a symbol works only from its side of the street; buses "
+                "drive on the right.",
+            )
 
     # -- small helpers -------------------------------------------------------------------
     def _invalidate(self) -> None:
@@ -235,8 +260,12 @@ class BusCityState(State):
     def _compute_legal(self) -> list[int]:
         node = self.node
         if node == "place":
-            return [PLACE_BASE + G.node(slot, h) for slot in range(G.NUM_SLOTS)
-                    if self.street_at(slot).symbol == "stop" for h in (0, 1)]
+            return [
+                PLACE_BASE + G.node(slot, h)
+                for slot in range(G.NUM_SLOTS)
+                if self.street_at(slot).symbol == "stop"
+                for h in (0, 1)
+            ]
         if node in ("start_pick", "pickup"):
             actions = [TAKE_BASE + card for card in self.faceup]
             if self.deck:
@@ -255,7 +284,7 @@ class BusCityState(State):
         free = [s for s in range(G.NUM_SLOTS) if s not in occupied]
         actions = [PASS]
         for x, i in enumerate(free):
-            for j in free[x + 1:]:
+            for j in free[x + 1 :]:
                 base = SWAP_BASE + (i * G.NUM_SLOTS + j) * 4
                 if self.challenging:
                     actions += [base + k for k in range(4)]
@@ -401,16 +430,22 @@ class BusCityState(State):
         n, mask = divmod(action - MOVE_BASE, MASK_SPAN)
         slot = G.SLOTS[n // 2]
         if n // 2 == self.move_start // 2:
-            return f"a bus may pass its starting card {slot.name} but may not end its move there (BUS-MOVE-END)"
+            return (
+                f"a bus may pass its starting card {slot.name} but may not end its move there (BUS-MOVE-END)"
+            )
         routes = self.move_routes()
         if not any((a - MOVE_BASE) // MASK_SPAN == n for a in routes):
             limit = "no limit" if self.speed_limit is None else f"a speed limit of {self.speed_limit}"
             steps = G.DIST[self.move_start][n]
-            return (f"{G.node_label(n)} is {_plural(steps, 'step')} away without a U-turn (BUS-MOVE), "
-                    f"beyond {limit} (BUS-SPEED)")
+            return (
+                f"{G.node_label(n)} is {_plural(steps, 'step')} away without a U-turn (BUS-MOVE), "
+                f"beyond {limit} (BUS-SPEED)"
+            )
         colours = "+".join(self.colours_of(mask)) or "nobody"
-        return (f"no route of at most {self.speed_limit or 'any number of'} steps to {G.node_label(n)} drops off "
-                f"exactly {colours}: drop-offs are automatic on every card entered (BUS-DROPOFF)")
+        return (
+            f"no route of at most {self.speed_limit or 'any number of'} steps to {G.node_label(n)} drops off "
+            f"exactly {colours}: drop-offs are automatic on every card entered (BUS-DROPOFF)"
+        )
 
     def _why_not_construction(self, action: int) -> str:
         occupied = {b // 2: s for s, b in enumerate(self.buses) if b is not None}
@@ -426,10 +461,14 @@ class BusCityState(State):
                 return "name a swap by its two slots in grid order (the first before the second)"
             busy = [G.SLOTS[s].name for s in (i, j) if s in occupied]
             if busy:
-                return (f"a bus is on {' and '.join(busy)}: only cards with no bus on them can be swapped "
-                        "(BUS-CONSTRUCTION)")
-            return ("in the basic game a swapped card keeps its orientation; changing sides is challenging play "
-                    "(BUS-CONSTRUCTION, BUS-CH-ROTATE)")
+                return (
+                    f"a bus is on {' and '.join(busy)}: only cards with no bus on them can be swapped "
+                    "(BUS-CONSTRUCTION)"
+                )
+            return (
+                "in the basic game a swapped card keeps its orientation; changing sides is challenging play "
+                "(BUS-CONSTRUCTION, BUS-CH-ROTATE)"
+            )
         return "choose two street cards to swap, or pass (BUS-CONSTRUCTION)"
 
     # -- applying ------------------------------------------------------------------------
@@ -445,8 +484,13 @@ class BusCityState(State):
         info = G.SLOTS[slot]
         street = self.sheet.streets[card]
         where = "" if street.symbol == "plain" else f", symbol on the {info.side_name(side)} side"
-        self._log("BUS-SETUP", f"Street card {street.id} ({street.describe()}) is laid on {info.name}{where}.",
-                  slot=info.name, card=street.id, side=info.side_name(side))
+        self._log(
+            "BUS-SETUP",
+            f"Street card {street.id} ({street.describe()}) is laid on {info.name}{where}.",
+            slot=info.name,
+            card=street.id,
+            side=info.side_name(side),
+        )
         if slot + 1 == G.NUM_SLOTS:
             self._continue()
 
@@ -455,8 +499,13 @@ class BusCityState(State):
         self.deck.discard(card)
         self.faceup.append(card)
         p = self.sheet.passengers[card]
-        self._log("BUS-FACEUP", f"{p.id} (value {p.value}, speed {p.speed}) is turned face up; "
-                  f"{_plural(len(self.deck), 'card')} left in the deck.", card=p.id, deck=len(self.deck))
+        self._log(
+            "BUS-FACEUP",
+            f"{p.id} (value {p.value}, speed {p.speed}) is turned face up; "
+            f"{_plural(len(self.deck), 'card')} left in the deck.",
+            card=p.id,
+            deck=len(self.deck),
+        )
         self._continue()
 
     def _on_draw(self, action: int) -> None:
@@ -470,9 +519,14 @@ class BusCityState(State):
         p = self.sheet.passengers[card]
         how = "draws blind from the deck" if blind else "takes the face-up card"
         rule = "BUS-START" if self.phase == "start" else "BUS-PICKUP"
-        self._log(rule, f"{seat_name(seat)} {how}: {p.id} ({' and '.join(p.colours)} passengers, value {p.value}, "
-                  f"speed {p.speed}) goes to Picked Up ({_plural(len(self.held[seat]), 'card')} in progress).",
-                  seat=seat, card=p.id, blind=blind)
+        self._log(
+            rule,
+            f"{seat_name(seat)} {how}: {p.id} ({' and '.join(p.colours)} passengers, value {p.value}, "
+            f"speed {p.speed}) goes to Picked Up ({_plural(len(self.held[seat]), 'card')} in progress).",
+            seat=seat,
+            card=p.id,
+            blind=blind,
+        )
 
     def _continue(self) -> None:
         """After a passenger card moved: refill the face-up cards (BUS-FACEUP), then go on."""
@@ -492,13 +546,21 @@ class BusCityState(State):
         n = action - PLACE_BASE
         seat = self.actor
         self.buses[seat] = n
-        others = [seat_name(s) for s in range(self.num_players) if s != seat and self.buses[s] is not None
-                  and self.buses[s] // 2 == n // 2]
+        others = [
+            seat_name(s)
+            for s in range(self.num_players)
+            if s != seat and self.buses[s] is not None and self.buses[s] // 2 == n // 2
+        ]
         share = f" (sharing it with {' and '.join(others)})" if others else ""
         info = G.SLOTS[n // 2]
-        self._log("BUS-START", f"{seat_name(seat)} places the bus on the bus stop {info.name}, heading "
-                  f"{info.heading_name(n % 2)}{share}.",
-                  seat=seat, slot=G.SLOTS[n // 2].name, heading=G.SLOTS[n // 2].heading_name(n % 2))
+        self._log(
+            "BUS-START",
+            f"{seat_name(seat)} places the bus on the bus stop {info.name}, heading "
+            f"{info.heading_name(n % 2)}{share}.",
+            seat=seat,
+            slot=G.SLOTS[n // 2].name,
+            heading=G.SLOTS[n // 2].heading_name(n % 2),
+        )
         if self.supply():
             self.node = "start_pick"
         else:
@@ -511,8 +573,11 @@ class BusCityState(State):
     def _on_pickup(self, action: int) -> None:
         seat = self.actor
         if action == PASS:
-            self._log("BUS-ONE-ACTION", f"{seat_name(seat)} takes no passenger card (picking up is optional).",
-                      seat=seat)
+            self._log(
+                "BUS-ONE-ACTION",
+                f"{seat_name(seat)} takes no passenger card (picking up is optional).",
+                seat=seat,
+            )
             self._end_turn()
             return
         if action == DRAW_BLIND:
@@ -539,8 +604,12 @@ class BusCityState(State):
         self.speed_limit = self.limit_for(seat)
         self.move_start = self.buses[seat]
         self.node = "move"
-        self._log("BUS-TURN", f"Round {self.round}: {seat_name(seat)}'s turn; the bus must move.",
-                  seat=seat, round=self.round)
+        self._log(
+            "BUS-TURN",
+            f"Round {self.round}: {seat_name(seat)}'s turn; the bus must move.",
+            seat=seat,
+            round=self.round,
+        )
         if self.held[seat]:
             speeds = ", ".join(str(self.sheet.passengers[c].speed) for c, _ in self.held[seat])
             text = f"speed limit {self.speed_limit} (the lowest of {speeds}) for this whole turn"
@@ -559,11 +628,20 @@ class BusCityState(State):
         passed_start = any(n // 2 == start // 2 for n in route)
         path = " → ".join(G.node_label(n) for n in route)
         limit = "no limit" if self.speed_limit is None else f"limit {self.speed_limit}"
-        self._log("BUS-MOVE", f"{seat_name(seat)} drives {_plural(len(route), 'step')} ({limit}) from "
-                  f"{G.node_label(start)}: {path}.", seat=seat, route=[G.node_label(n) for n in route])
+        self._log(
+            "BUS-MOVE",
+            f"{seat_name(seat)} drives {_plural(len(route), 'step')} ({limit}) from "
+            f"{G.node_label(start)}: {path}.",
+            seat=seat,
+            route=[G.node_label(n) for n in route],
+        )
         if passed_start:
-            self._log("BUS-MOVE-END", f"{seat_name(seat)} passes its starting card {G.SLOTS[start // 2].name}; "
-                      "that is allowed as long as the move does not end there.", seat=seat)
+            self._log(
+                "BUS-MOVE-END",
+                f"{seat_name(seat)} passes its starting card {G.SLOTS[start // 2].name}; "
+                "that is allowed as long as the move does not end there.",
+                seat=seat,
+            )
         for n in route:
             self._enter(seat, n)
         self.buses[seat] = route[-1]
@@ -583,9 +661,14 @@ class BusCityState(State):
             return
         info = G.SLOTS[slot]
         if self.challenging and not self.symbol_usable(slot, n % 2):
-            self._log("BUS-CH-SIDE", f"{seat_name(seat)} passes the {street.colour} destination on {info.name} "
-                      f"heading {info.heading_name(n % 2)}, but it is on the other side of the street "
-                      f"({info.side_name(self.slots[slot][1])}): no drop-off.", seat=seat, slot=info.name)
+            self._log(
+                "BUS-CH-SIDE",
+                f"{seat_name(seat)} passes the {street.colour} destination on {info.name} "
+                f"heading {info.heading_name(n % 2)}, but it is on the other side of the street "
+                f"({info.side_name(self.slots[slot][1])}): no drop-off.",
+                seat=seat,
+                slot=info.name,
+            )
             return
         finished = []
         for entry in self.held[seat]:
@@ -593,21 +676,37 @@ class BusCityState(State):
             if self._card_bits[card] & bit and not done & bit:
                 entry[1] |= bit
                 p = self.sheet.passengers[card]
-                self._log("BUS-DROPOFF", f"{seat_name(seat)} drops off the {street.colour} passenger of {p.id} "
-                          f"at {info.name}.", seat=seat, card=p.id, colour=street.colour, slot=info.name)
+                self._log(
+                    "BUS-DROPOFF",
+                    f"{seat_name(seat)} drops off the {street.colour} passenger of {p.id} at {info.name}.",
+                    seat=seat,
+                    card=p.id,
+                    colour=street.colour,
+                    slot=info.name,
+                )
                 if self.challenging:
-                    self._log("BUS-CH-SIDE", f"The {street.colour} destination is on the bus's right-hand side "
-                              f"({info.side_name(self.slots[slot][1])}), so it counts.", seat=seat)
+                    self._log(
+                        "BUS-CH-SIDE",
+                        f"The {street.colour} destination is on the bus's right-hand side "
+                        f"({info.side_name(self.slots[slot][1])}), so it counts.",
+                        seat=seat,
+                    )
                 if entry[1] == self._card_bits[card]:
                     finished.append(entry)
         for entry in finished:
             self.held[seat].remove(entry)
             self.complete[seat].append(entry[0])
             p = self.sheet.passengers[entry[0]]
-            self._log("BUS-PROGRESS", f"{p.id} is complete: both passengers delivered; it lies face down "
-                      f"(worth {p.value}) and stops limiting {seat_name(seat)}'s speed from the next turn. "
-                      f"{_plural(len(self.complete[seat]), 'complete card')}.", seat=seat, card=p.id,
-                      value=p.value, complete=len(self.complete[seat]))
+            self._log(
+                "BUS-PROGRESS",
+                f"{p.id} is complete: both passengers delivered; it lies face down "
+                f"(worth {p.value}) and stops limiting {seat_name(seat)}'s speed from the next turn. "
+                f"{_plural(len(self.complete[seat]), 'complete card')}.",
+                seat=seat,
+                card=p.id,
+                value=p.value,
+                complete=len(self.complete[seat]),
+            )
 
     def _end_move(self, seat: int, n: int) -> None:
         slot = n // 2
@@ -615,29 +714,56 @@ class BusCityState(State):
         info = G.SLOTS[slot]
         if street.symbol == "stop":
             if self.challenging and not self.symbol_usable(slot, n % 2):
-                self._log("BUS-CH-SIDE", f"The bus stop on {info.name} is on the other side of the street: no "
-                          "pick-up from here.", seat=seat)
+                self._log(
+                    "BUS-CH-SIDE",
+                    f"The bus stop on {info.name} is on the other side of the street: no pick-up from here.",
+                    seat=seat,
+                )
             elif len(self.held[seat]) >= MAX_IN_PROGRESS:
-                self._log("BUS-PICKUP", f"{seat_name(seat)} ends on the bus stop {info.name} but already has "
-                          f"{MAX_IN_PROGRESS} cards in progress: a fourth cannot be taken.", seat=seat)
+                self._log(
+                    "BUS-PICKUP",
+                    f"{seat_name(seat)} ends on the bus stop {info.name} but already has "
+                    f"{MAX_IN_PROGRESS} cards in progress: a fourth cannot be taken.",
+                    seat=seat,
+                )
             elif not self.supply():
-                self._log("BUS-PICKUP", f"{seat_name(seat)} ends on the bus stop {info.name}, but the deck and the "
-                          "face-up cards are gone: nothing to pick up.", seat=seat)
+                self._log(
+                    "BUS-PICKUP",
+                    f"{seat_name(seat)} ends on the bus stop {info.name}, but the deck and the "
+                    "face-up cards are gone: nothing to pick up.",
+                    seat=seat,
+                )
             else:
-                self._log("BUS-ONE-ACTION", f"{seat_name(seat)} ends on the bus stop {info.name} and may pick up "
-                          "one passenger card (or pass).", seat=seat)
+                self._log(
+                    "BUS-ONE-ACTION",
+                    f"{seat_name(seat)} ends on the bus stop {info.name} and may pick up "
+                    "one passenger card (or pass).",
+                    seat=seat,
+                )
                 self.node = "pickup"
                 return
         elif street.symbol == "site":
             if self.site_used[seat]:
-                self._log("BUS-CONSTRUCTION", f"{seat_name(seat)} ends on the construction site but has used it "
-                          "already (once per game).", seat=seat)
+                self._log(
+                    "BUS-CONSTRUCTION",
+                    f"{seat_name(seat)} ends on the construction site but has used it "
+                    "already (once per game).",
+                    seat=seat,
+                )
             elif self.challenging and not self.symbol_usable(slot, n % 2):
-                self._log("BUS-CH-SIDE", f"The construction site on {info.name} is on the other side of the "
-                          "street: it cannot be used from here.", seat=seat)
+                self._log(
+                    "BUS-CH-SIDE",
+                    f"The construction site on {info.name} is on the other side of the "
+                    "street: it cannot be used from here.",
+                    seat=seat,
+                )
             else:
-                self._log("BUS-ONE-ACTION", f"{seat_name(seat)} ends on the construction site and may use it "
-                          "(once per game) or pass.", seat=seat)
+                self._log(
+                    "BUS-ONE-ACTION",
+                    f"{seat_name(seat)} ends on the construction site and may use it "
+                    "(once per game) or pass.",
+                    seat=seat,
+                )
                 self.node = "construction"
                 return
         self._end_turn()
@@ -653,9 +779,13 @@ class BusCityState(State):
             slot = action - ROTATE_BASE
             self.slots[slot][1] ^= 1
             info = G.SLOTS[slot]
-            self._log("BUS-CH-ROTATE", f"{seat_name(seat)} turns {self.street_at(slot).id} on {info.name} by 180°: "
-                      f"its symbol moves to the {info.side_name(self.slots[slot][1])} side.", seat=seat,
-                      slot=info.name)
+            self._log(
+                "BUS-CH-ROTATE",
+                f"{seat_name(seat)} turns {self.street_at(slot).id} on {info.name} by 180°: "
+                f"its symbol moves to the {info.side_name(self.slots[slot][1])} side.",
+                seat=seat,
+                slot=info.name,
+            )
         else:
             pair, sides = divmod(action - SWAP_BASE, 4)
             i, j = divmod(pair, G.NUM_SLOTS)
@@ -664,15 +794,29 @@ class BusCityState(State):
             self.slots[j] = [card_i, sides % 2]
             a, b = G.SLOTS[i], G.SLOTS[j]
             rule = "BUS-CH-ROTATE" if self.challenging else "BUS-CONSTRUCTION"
-            how = ("each keeps its orientation" if not self.challenging else
-                   f"symbols now on the {a.side_name(sides // 2)} and {b.side_name(sides % 2)} sides")
-            self._log("BUS-CONSTRUCTION", f"{seat_name(seat)} swaps the street cards of {a.name} and {b.name}: "
-                      f"{self.sheet.streets[card_j].id} to {a.name}, {self.sheet.streets[card_i].id} to {b.name} "
-                      f"({how}).", seat=seat, slots=[a.name, b.name])
+            how = (
+                "each keeps its orientation"
+                if not self.challenging
+                else f"symbols now on the {a.side_name(sides // 2)} and {b.side_name(sides % 2)} sides"
+            )
+            self._log(
+                "BUS-CONSTRUCTION",
+                f"{seat_name(seat)} swaps the street cards of {a.name} and {b.name}: "
+                f"{self.sheet.streets[card_j].id} to {a.name}, {self.sheet.streets[card_i].id} to {b.name} "
+                f"({how}).",
+                seat=seat,
+                slots=[a.name, b.name],
+            )
             if self.challenging:
-                self._log(rule, "In challenging play a swap may also change the cards' orientations.", seat=seat)
-        self._log("BUS-CONSTRUCTION", f"{seat_name(seat)} flips the bus card to its used side, heading kept: the "
-                  "construction site is used for this game.", seat=seat)
+                self._log(
+                    rule, "In challenging play a swap may also change the cards' orientations.", seat=seat
+                )
+        self._log(
+            "BUS-CONSTRUCTION",
+            f"{seat_name(seat)} flips the bus card to its used side, heading kept: the "
+            "construction site is used for this game.",
+            seat=seat,
+        )
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -682,14 +826,23 @@ class BusCityState(State):
         if self.end_trigger is not None:
             self.final_turns.pop(0)
             if done >= END_AT and seat != self.end_trigger:
-                self._log("BUS-END", f"{seat_name(seat)} also has {_plural(done, 'complete card')}, but the end is "
-                          "already triggered: no second trigger.", seat=seat)
+                self._log(
+                    "BUS-END",
+                    f"{seat_name(seat)} also has {_plural(done, 'complete card')}, but the end is "
+                    "already triggered: no second trigger.",
+                    seat=seat,
+                )
         elif done >= END_AT:
             self.end_trigger = seat
             self.final_turns = [(seat + k) % n for k in range(1, n + 1)]
             order = ", ".join(seat_name(s) for s in self.final_turns)
-            self._log("BUS-END", f"{seat_name(seat)} has {_plural(done, 'complete card')}: the end is triggered. "
-                      f"Everyone takes one more turn: {order}.", seat=seat, order=list(self.final_turns))
+            self._log(
+                "BUS-END",
+                f"{seat_name(seat)} has {_plural(done, 'complete card')}: the end is triggered. "
+                f"Everyone takes one more turn: {order}.",
+                seat=seat,
+                order=list(self.final_turns),
+            )
         nxt = (seat + 1) % n
         if self.end_trigger is not None:
             if not self.final_turns:
@@ -699,13 +852,20 @@ class BusCityState(State):
             nxt = self.final_turns[0]
         elif seat == n - 1:
             if self.round >= self.max_rounds:
-                self._log("BUS-END-CAP", f"No end was triggered in {_plural(self.max_rounds, 'round')}: the game ends after "
-                          "this round and is scored.", rounds=self.round)
+                self._log(
+                    "BUS-END-CAP",
+                    f"No end was triggered in {_plural(self.max_rounds, 'round')}: the game ends after "
+                    "this round and is scored.",
+                    rounds=self.round,
+                )
                 self._finish()
                 return
             if not self.supply() and not any(self.held):
-                self._log("BUS-END-CAP", "The passenger cards are all taken and nobody has a card in progress: "
-                          "nothing can change, so the game ends after this round and is scored.")
+                self._log(
+                    "BUS-END-CAP",
+                    "The passenger cards are all taken and nobody has a card in progress: "
+                    "nothing can change, so the game ends after this round and is scored.",
+                )
                 self._finish()
                 return
         if nxt <= seat:  # past the last seat: a new round
@@ -718,9 +878,13 @@ class BusCityState(State):
         for seat in range(self.num_players):
             cards = self.complete[seat]
             values = " + ".join(str(self.sheet.passengers[c].value) for c in cards) or "nothing"
-            self._log("BUS-SCORE", f"{seat_name(seat)}: {_plural(len(cards), 'complete card')} score {values} = "
-                      f"{self.points(seat)} points; cards still in progress score nothing.", seat=seat,
-                      points=self.points(seat))
+            self._log(
+                "BUS-SCORE",
+                f"{seat_name(seat)}: {_plural(len(cards), 'complete card')} score {values} = "
+                f"{self.points(seat)} points; cards still in progress score nothing.",
+                seat=seat,
+                points=self.points(seat),
+            )
         winners = self.winners()
         names = " and ".join(seat_name(s) for s in winners)
         scores = self.returns()
@@ -729,8 +893,10 @@ class BusCityState(State):
         if len(tied) == 1:
             text = f"{names} wins with {best} points."
         elif len(winners) == 1:
-            text = (f"{' and '.join(seat_name(s) for s in tied)} tie on {best} points; {names} has the most complete "
-                    f"cards ({len(self.complete[winners[0]])}) and wins.")
+            text = (
+                f"{' and '.join(seat_name(s) for s in tied)} tie on {best} points; {names} has the most complete "
+                f"cards ({len(self.complete[winners[0]])}) and wins."
+            )
         else:
             names = ", ".join(seat_name(s) for s in winners[:-1]) + f" and {seat_name(winners[-1])}"
             text = f"{names} tie on {best} points and on complete cards: they share the win."
@@ -763,8 +929,14 @@ class BusCityState(State):
         """
         if not 0 <= seat < self.num_players:
             raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
-        return [{"label": f"{self.card_name(c)} complete", "rule": "BUS-SCORE",
-                 "points": self.sheet.passengers[c].value} for c in self.complete[seat]]
+        return [
+            {
+                "label": f"{self.card_name(c)} complete",
+                "rule": "BUS-SCORE",
+                "points": self.sheet.passengers[c].value,
+            }
+            for c in self.complete[seat]
+        ]
 
     # -- views ---------------------------------------------------------------------------
     def status(self) -> str:
@@ -773,8 +945,10 @@ class BusCityState(State):
         if node is None:
             winners = self.winners()
             verb = "wins" if len(winners) == 1 else "share the win"
-            return (f"Game over: {' and '.join(seat_name(s) for s in winners)} {verb} with "
-                    f"{self.points(winners[0])} points.")
+            return (
+                f"Game over: {' and '.join(seat_name(s) for s in winners)} {verb} with "
+                f"{self.points(winners[0])} points."
+            )
         if node == "street":
             slot = G.SLOTS[self._setup_slot()]
             return f"Setup: draw the street card for {slot.name} ({self._setup_slot() + 1} of 12)."
@@ -798,8 +972,13 @@ class BusCityState(State):
 
     def _card_view(self, card: int, dropped: int = 0) -> dict[str, Any]:
         p = self.sheet.passengers[card]
-        return {"id": p.id, "colours": list(p.colours), "value": p.value, "speed": p.speed,
-                "dropped": self.colours_of(dropped)}
+        return {
+            "id": p.id,
+            "colours": list(p.colours),
+            "value": p.value,
+            "speed": p.speed,
+            "dropped": self.colours_of(dropped),
+        }
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """Everything on the table, JSON-safe; the same for every seat (all cards are face up except
@@ -818,31 +997,45 @@ class BusCityState(State):
         for info in G.SLOTS:
             street = self.street_at(info.index)
             side = self.side_at(info.index)
-            grid.append({
-                "slot": info.name, "kind": info.kind, "a": list(info.a), "b": list(info.b),
-                "card": None if street is None else street.id,
-                "symbol": None if street is None else street.symbol,
-                "colour": None if street is None else street.colour,
-                "side": None if side is None else info.side_name(side),
-                "buses": on_slot.get(info.index, []),
-            })
+            grid.append(
+                {
+                    "slot": info.name,
+                    "kind": info.kind,
+                    "a": list(info.a),
+                    "b": list(info.b),
+                    "card": None if street is None else street.id,
+                    "symbol": None if street is None else street.symbol,
+                    "colour": None if street is None else street.colour,
+                    "side": None if side is None else info.side_name(side),
+                    "buses": on_slot.get(info.index, []),
+                }
+            )
         reach = sorted({G.SLOTS[(a - MOVE_BASE) // MASK_SPAN // 2].name for a in self.move_routes()})
         players = []
         for s in range(self.num_players):
             bus = self.buses[s]
             side, (left, right) = G.PROGRESS_SIDES[s]
-            players.append({
-                "seat": s, "side": side, "picked_up_slot": left, "dropped_off_slot": right,
-                "bus": None if bus is None else {"slot": G.SLOTS[bus // 2].name,
-                                                 "heading": G.SLOTS[bus // 2].heading_name(bus % 2),
-                                                 "site_used": self.site_used[s]},
-                "picked_up": [self._card_view(c, d) for c, d in self.held[s] if not d],
-                "half": [self._card_view(c, d) for c, d in self.held[s] if d],
-                "complete": [self._card_view(c, self._card_bits[c]) for c in self.complete[s]],
-                "waiting": self.waiting_colours(s),
-                "points": self.points(s),
-                "speed_limit_next": self.limit_for(s),
-            })
+            players.append(
+                {
+                    "seat": s,
+                    "side": side,
+                    "picked_up_slot": left,
+                    "dropped_off_slot": right,
+                    "bus": None
+                    if bus is None
+                    else {
+                        "slot": G.SLOTS[bus // 2].name,
+                        "heading": G.SLOTS[bus // 2].heading_name(bus % 2),
+                        "site_used": self.site_used[s],
+                    },
+                    "picked_up": [self._card_view(c, d) for c, d in self.held[s] if not d],
+                    "half": [self._card_view(c, d) for c, d in self.held[s] if d],
+                    "complete": [self._card_view(c, self._card_bits[c]) for c in self.complete[s]],
+                    "waiting": self.waiting_colours(s),
+                    "points": self.points(s),
+                    "speed_limit_next": self.limit_for(s),
+                }
+            )
         return {
             "game": "bus_city",
             "viewer": seat,
@@ -862,14 +1055,18 @@ class BusCityState(State):
             "deck": len(self.deck),
             "seats": players,
             "end": {"trigger": self.end_trigger, "final_turns": list(self.final_turns), "at": END_AT},
-            "options": {"challenging": self.challenging, "empty_speed": self.empty_speed,
-                        "max_rounds": self.max_rounds, "sheet": self.sheet.title},
+            "options": {
+                "challenging": self.challenging,
+                "empty_speed": self.empty_speed,
+                "max_rounds": self.max_rounds,
+                "sheet": self.sheet.title,
+            },
             "points": self.returns(),
             "winners": self.winners(),
         }
 
     # -- copying -------------------------------------------------------------------------
-    def clone(self) -> "BusCityState":
+    def clone(self) -> BusCityState:
         other = BusCityState.__new__(BusCityState)
         other.__dict__.update(self.__dict__)
         self._copy_base_into(other)

@@ -5,17 +5,47 @@ sort each, and keep your queue short (2-5 players; 2 play with a proxy bus).
 ``BSB-…`` in the rule catalogue; the board facts are in the component sheet (``sheet.json``,
 see :mod:`.components`).
 """
+
 from bus_lab.games.busstop.components import (
-    KIND_CODES, KIND_NAMES, SORTS, STACK_COUNTS, Sheet, SheetError, default_sheet_data, load_sheet,
+    KIND_CODES,
+    KIND_NAMES,
+    SORTS,
+    STACK_COUNTS,
+    Sheet,
+    SheetError,
+    default_sheet_data,
+    load_sheet,
     validate_sheet,
 )
 from bus_lab.games.busstop.game import BusstopGame
 from bus_lab.games.busstop.state import (
-    BID_BASE, BOARD_BASE, PLACE_BASE, PROXY_DRAW_BASE, QUEUE_DEST, STOP, WHITE_BASE, BusstopState,
+    BID_BASE,
+    BOARD_BASE,
+    PLACE_BASE,
+    PROXY_DRAW_BASE,
+    QUEUE_DEST,
+    STOP,
+    WHITE_BASE,
+    BusstopState,
 )
 
 __all__ = [
-    "BusstopGame", "BusstopState", "Sheet", "SheetError", "load_sheet", "validate_sheet",
-    "default_sheet_data", "SORTS", "KIND_CODES", "KIND_NAMES", "STACK_COUNTS", "BID_BASE", "WHITE_BASE",
-    "PLACE_BASE", "QUEUE_DEST", "BOARD_BASE", "STOP", "PROXY_DRAW_BASE",
+    "BusstopGame",
+    "BusstopState",
+    "Sheet",
+    "SheetError",
+    "load_sheet",
+    "validate_sheet",
+    "default_sheet_data",
+    "SORTS",
+    "KIND_CODES",
+    "KIND_NAMES",
+    "STACK_COUNTS",
+    "BID_BASE",
+    "WHITE_BASE",
+    "PLACE_BASE",
+    "QUEUE_DEST",
+    "BOARD_BASE",
+    "STOP",
+    "PROXY_DRAW_BASE",
 ]

@@ -11,12 +11,14 @@ to the game (``load_game("busstop", sheet="my_sheet.json")`` or ``sheet={...}``)
 
 Standard library only.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from bus_lab.engine.errors import ParameterError
 
@@ -138,12 +140,17 @@ def _check_zone(key: str, raw: Any) -> Zone:
     if not _is_int(q) or q < 1:
         raise _fail(f"{where}.passengers", f"{q!r} is not a whole number of passengers of at least 1")
     if q * ROUNDS > STACK_SIZE:
-        raise _fail(f"{where}.passengers", f"{q} a round for {ROUNDS} rounds needs {q * ROUNDS} passengers, "
-                    f"but the stack holds only {STACK_SIZE} (BSB-ROUND-LINEUP)")
+        raise _fail(
+            f"{where}.passengers",
+            f"{q} a round for {ROUNDS} rounds needs {q * ROUNDS} passengers, "
+            f"but the stack holds only {STACK_SIZE} (BSB-ROUND-LINEUP)",
+        )
     rows = raw["positions"]
     if not isinstance(rows, list) or len(rows) != positions:
-        raise _fail(f"{where}.positions", f"must list exactly {positions} positions (one per player, "
-                    f"the proxy bus counted)")
+        raise _fail(
+            f"{where}.positions",
+            f"must list exactly {positions} positions (one per player, the proxy bus counted)",
+        )
     conductor = raw["conductor"]
     if not _is_int(conductor) or not 1 <= conductor <= positions:
         raise _fail(f"{where}.conductor", f"{conductor!r} is not a position from 1 to {positions}")
@@ -152,8 +159,11 @@ def _check_zone(key: str, raw: Any) -> Zone:
     for i, pos in enumerate(rows, start=1):
         here = f"{where}.positions[{i}]"
         if not isinstance(pos, Mapping) or set(pos) != {"black", "white"}:
-            raise _fail(here, "must be an object with exactly the fields black (a list of queue slots) "
-                        "and white (true or false)")
+            raise _fail(
+                here,
+                "must be an object with exactly the fields black (a list of queue slots) "
+                "and white (true or false)",
+            )
         slots = pos["black"]
         if not isinstance(slots, list):
             raise _fail(f"{here}.black", "must be a list of queue slots, e.g. [2, 3]")
@@ -161,8 +171,11 @@ def _check_zone(key: str, raw: Any) -> Zone:
             if not _is_int(slot) or not 1 <= slot <= q:
                 raise _fail(f"{here}.black", f"queue slot {slot!r} is not between 1 and {q}")
             if slot in arrows:
-                raise _fail(f"{here}.black", f"queue slot {slot} already has an arrow from position "
-                            f"{arrows[slot]}: every slot has exactly one")
+                raise _fail(
+                    f"{here}.black",
+                    f"queue slot {slot} already has an arrow from position "
+                    f"{arrows[slot]}: every slot has exactly one",
+                )
             arrows[slot] = i
         if not isinstance(pos["white"], bool):
             raise _fail(f"{here}.white", f"{pos['white']!r} is not true or false")
@@ -170,11 +183,17 @@ def _check_zone(key: str, raw: Any) -> Zone:
         white.append(pos["white"])
     lonely = [s for s in range(1, q + 1) if s not in arrows]
     if lonely:
-        raise _fail(f"{where}.positions", f"queue slot(s) {', '.join(map(str, lonely))} have no arrow: every "
-                    f"slot has exactly one (BSB-COMP-ZONE)")
+        raise _fail(
+            f"{where}.positions",
+            f"queue slot(s) {', '.join(map(str, lonely))} have no arrow: every "
+            f"slot has exactly one (BSB-COMP-ZONE)",
+        )
     if sum(white) != positions:
-        raise _fail(f"{where}.positions", f"{sum(white)} white icons, but there must be as many as players "
-                    f"({positions}), one for each tile played (BSB-COMP-ZONE)")
+        raise _fail(
+            f"{where}.positions",
+            f"{sum(white)} white icons, but there must be as many as players "
+            f"({positions}), one for each tile played (BSB-COMP-ZONE)",
+        )
     return Zone(passengers=q, conductor=conductor - 1, black=tuple(black), white=tuple(white))
 
 
@@ -212,13 +231,18 @@ def validate_sheet(data: Mapping[str, Any]) -> Sheet:
         raise _fail("zones", "must be an object keyed by number of positions")
     needed = ("3", "4", "5")
     if sorted(zones_raw) != sorted(needed):
-        raise _fail("zones", f"must have exactly the keys 3, 4 and 5 (2 players use 3 positions with the "
-                    f"proxy bus), not {', '.join(sorted(zones_raw)) or 'none'}")
+        raise _fail(
+            "zones",
+            f"must have exactly the keys 3, 4 and 5 (2 players use 3 positions with the "
+            f"proxy bus), not {', '.join(sorted(zones_raw)) or 'none'}",
+        )
     zones = {int(k): _check_zone(k, zones_raw[k]) for k in needed}
 
     seats = clean["bus_seats"]
     if not isinstance(seats, list) or len(seats) != 3:
-        raise _fail("bus_seats", "must list the seats of 3 buses (bus 1, bus 2, the third bus), e.g. [3, 4, 5]")
+        raise _fail(
+            "bus_seats", "must list the seats of 3 buses (bus 1, bus 2, the third bus), e.g. [3, 4, 5]"
+        )
     for i, s in enumerate(seats, start=1):
         if not _is_int(s) or not 1 <= s <= 20:
             raise _fail(f"bus_seats[{i}]", f"{s!r} is not a number of seats from 1 to 20")
@@ -243,12 +267,20 @@ def validate_sheet(data: Mapping[str, Any]) -> Sheet:
         raise _fail("end_bonus", "must list 5 requirements, one per colour 0-4")
     for i, req in enumerate(ends):
         if req not in END_BONUS_REQUIREMENTS:
-            raise _fail(f"end_bonus[{i}]", f"{req!r} is not a requirement: use one of "
-                        f"{', '.join(END_BONUS_REQUIREMENTS)}")
+            raise _fail(
+                f"end_bonus[{i}]",
+                f"{req!r} is not a requirement: use one of {', '.join(END_BONUS_REQUIREMENTS)}",
+            )
     if len(set(ends)) != 5:
         raise _fail("end_bonus", "each player gets a different requirement (BSB-OPT-ENDBONUS)")
-    return Sheet(zones=zones, bus_seats=tuple(seats), tile_sorts=tile_sorts, passenger_bonus=bonus_sorts,
-                 end_bonus=tuple(ends), data=json.loads(json.dumps(clean)))
+    return Sheet(
+        zones=zones,
+        bus_seats=tuple(seats),
+        tile_sorts=tile_sorts,
+        passenger_bonus=bonus_sorts,
+        end_bonus=tuple(ends),
+        data=json.loads(json.dumps(clean)),
+    )
 
 
 def read_sheet_file(path: str | Path) -> dict:
@@ -260,7 +292,9 @@ def read_sheet_file(path: str | Path) -> dict:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
-        raise SheetError(f"cannot read the component sheet file {str(path)!r}: {err.strerror or err}") from None
+        raise SheetError(
+            f"cannot read the component sheet file {str(path)!r}: {err.strerror or err}"
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:

@@ -4,10 +4,12 @@ Rules: ``shared/rules/busstop.md`` (IDs ``BSB-…``). 2-5 players bid with numbe
 passengers over 10 rounds, board them onto buses of one sort each, and pay for everyone left
 waiting in their queue. Two players add the simulated proxy bus (BSB-PROXY).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bus_lab.engine.core import Game, Param
 from bus_lab.games.busstop.components import Sheet, load_sheet, read_sheet_file, validate_sheet
@@ -41,7 +43,9 @@ class BusstopGame(Game):
     PARAMS = (
         Param("players", 4, "number of players (2-5; two play with the proxy bus)", bounds=(2, 5)),
         Param("passenger_bonus", False, "option 1: your colour's sort scores double", choices=(False, True)),
-        Param("end_bonus", False, "option 2: a 5-point end-game requirement per colour", choices=(False, True)),
+        Param(
+            "end_bonus", False, "option 2: a 5-point end-game requirement per colour", choices=(False, True)
+        ),
         Param("sheet", None, "component sheet: None (packaged), a dict or a JSON file path"),
     )
 

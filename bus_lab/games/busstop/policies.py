@@ -14,19 +14,35 @@ caller (a :class:`~bus_lab.engine.session.Session` derives it from its seed).
 :func:`make_policy` builds the boarder with another bidding strategy (``"random"``,
 ``"lowest"``, ``"highest"``, ``"value"``) for comparisons such as those of the bidding lesson.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from bus_lab.engine.policies import random_policy
 from bus_lab.games.busstop.components import ET, VIP_BASE
 from bus_lab.games.busstop.state import (
-    BID_BASE, BOARD_BASE, PLACE_BASE, QUEUE_DEST, STOP, WHITE_BASE, BusstopState,
+    BID_BASE,
+    BOARD_BASE,
+    PLACE_BASE,
+    QUEUE_DEST,
+    STOP,
+    WHITE_BASE,
+    BusstopState,
 )
 
-__all__ = ["random_policy", "greedy_policy", "bidder_policy", "make_policy", "placement_score",
-           "passenger_value", "position_values", "value_bid", "BID_STRATEGIES"]
+__all__ = [
+    "random_policy",
+    "greedy_policy",
+    "bidder_policy",
+    "make_policy",
+    "placement_score",
+    "passenger_value",
+    "position_values",
+    "value_bid",
+    "BID_STRATEGIES",
+]
 
 
 def placement_score(state: BusstopState, who: int, cls: int, dest: int) -> float:
@@ -143,7 +159,10 @@ def _bid_highest(state: BusstopState, rng: random.Random) -> int:
 
 #: Bidding strategies by name: ``state, rng -> bid action`` (BSB-ROUND-BID).
 BID_STRATEGIES: dict[str, Callable[[BusstopState, random.Random], int]] = {
-    "random": _bid_random, "lowest": _bid_lowest, "highest": _bid_highest, "value": value_bid,
+    "random": _bid_random,
+    "lowest": _bid_lowest,
+    "highest": _bid_highest,
+    "value": value_bid,
 }
 
 
@@ -158,9 +177,17 @@ def _greedy_move(state: BusstopState, rng: random.Random) -> int:
     who = state.acting_participant()
     legal = state.legal_actions()
     if state.node == "white":
-        scored = [(passenger_value(state, who, state.token_class(state.tile_token(a - WHITE_BASE,
-                                                                                  state.bids[a - WHITE_BASE]))), a)
-                  for a in legal]
+        scored = [
+            (
+                passenger_value(
+                    state,
+                    who,
+                    state.token_class(state.tile_token(a - WHITE_BASE, state.bids[a - WHITE_BASE])),
+                ),
+                a,
+            )
+            for a in legal
+        ]
         return _pick_best(scored, rng)
     if state.node == "place":
         scored = []

@@ -19,6 +19,7 @@ an ET reads ET; a player tile shows its number), so colour (the Okabe-Ito palett
 cue; the SVG has ``role="img"`` and an ``aria-label`` describing the table in words (see
 :func:`table_summary`).
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -26,13 +27,20 @@ from typing import Any
 
 from bus_lab.games.busstop.components import KIND_CODES
 from bus_lab.games.busstop.state import KIND_LABELS
-from bus_lab.games.textfit import fit_text as _fit, text_px, wrap_text
+from bus_lab.games.textfit import fit_text as _fit
+from bus_lab.games.textfit import text_px, wrap_text
 
 SORTS = ("baby", "child", "girl", "salaryman", "granny")
 SHORT = {"baby": "Ba", "child": "Ch", "girl": "Gi", "salaryman": "Sa", "granny": "Gr"}
 #: Okabe-Ito colours, one per sort (letters are always printed too).
-FILL = {"baby": "#E69F00", "child": "#56B4E9", "girl": "#CC79A7", "salaryman": "#009E73", "granny": "#F0E442",
-        "ET": "#BBBBBB"}
+FILL = {
+    "baby": "#E69F00",
+    "child": "#56B4E9",
+    "girl": "#CC79A7",
+    "salaryman": "#009E73",
+    "granny": "#F0E442",
+    "ET": "#BBBBBB",
+}
 INK = "#111111"
 MUTED = "#444444"
 HIGHLIGHT = "#0072B2"
@@ -52,6 +60,8 @@ ZONE_COL = 104  # one zone position (pixels, with its gap)
 KIND_BY_CODE = {c: ("ET" if c == "ET" else SORTS[i % 5], 5 <= i < 10) for i, c in enumerate(KIND_CODES)}
 #: The letters printed on a passenger of each kind code (``"VGi"`` reads ``"Gi★"``); the log uses the same.
 LABEL_BY_CODE = dict(zip(KIND_CODES, KIND_LABELS))
+
+
 def describe(code: str, tile_sorts: dict[str, str]) -> tuple[str, bool, int | None, int | None]:
     """``(sort or "ET", is VIP, owner, number)`` of a passenger written as in a view: a kind code
     (``"Gi"``, ``"VGi"``, ``"ET"``) or a player tile ``"owner/number"``."""
@@ -71,8 +81,9 @@ def passenger_words(code: str, tile_sorts: dict[str, str], names: list[str] | No
     return f"VIP {sort}" if vip else sort
 
 
-def passenger_svg(code: str, x: float, y: float, tile_sorts: dict[str, str], size: int = T,
-                  names: list[str] | None = None) -> str:
+def passenger_svg(
+    code: str, x: float, y: float, tile_sorts: dict[str, str], size: int = T, names: list[str] | None = None
+) -> str:
     """One passenger tile at ``(x, y)``, ``size`` pixels square: sort colour and letters; a VIP has a
     star and a thick border; a player tile shows its number with the sort's letters below (both at
     least :data:`SMALLEST_TEXT` px, one above the other); an ET reads ET.
@@ -89,49 +100,78 @@ def passenger_svg(code: str, x: float, y: float, tile_sorts: dict[str, str], siz
     stroke = SEAT_COLOURS[owner % 5] if owner is not None else INK
     width = 3 if vip or owner is not None else 1
     words = escape(passenger_words(code, tile_sorts, names))
-    out = [f'<g><title>{words}</title><rect x="{x:g}" y="{y:g}" width="{size}" height="{size}" rx="4" fill="{fill}" '
-           f'stroke="{stroke}" stroke-width="{width}"/>']
+    out = [
+        f'<g><title>{words}</title><rect x="{x:g}" y="{y:g}" width="{size}" height="{size}" rx="4" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="{width}"/>'
+    ]
     mid = x + size / 2
     if number is not None:
         # two lines of text: the number (bold) above the sort's letters, each box inside the tile
         big = max(SMALLEST_TEXT, min(14, int((size - 2 - 1.17 * SMALLEST_TEXT) / 1.17)))
-        out.append(f'<text x="{mid:g}" y="{y + 1 + 0.93 * big:.1f}" font-size="{big}" font-weight="bold" '
-                   f'text-anchor="middle" fill="{INK}" font-family="sans-serif">{number}</text>'
-                   f'<text x="{mid:g}" y="{y + size - 1 - 0.24 * SMALLEST_TEXT:.1f}" font-size="{SMALLEST_TEXT}" '
-                   f'text-anchor="middle" fill="{INK}" font-family="sans-serif">{SHORT[sort]}</text>')
+        out.append(
+            f'<text x="{mid:g}" y="{y + 1 + 0.93 * big:.1f}" font-size="{big}" font-weight="bold" '
+            f'text-anchor="middle" fill="{INK}" font-family="sans-serif">{number}</text>'
+            f'<text x="{mid:g}" y="{y + size - 1 - 0.24 * SMALLEST_TEXT:.1f}" font-size="{SMALLEST_TEXT}" '
+            f'text-anchor="middle" fill="{INK}" font-family="sans-serif">{SHORT[sort]}</text>'
+        )
     else:
         label = LABEL_BY_CODE[code]
         font = max(SMALLEST_TEXT, min(int(size * 0.5), int((size - 5) / (text_px(label, 1)))))
-        out.append(f'<text x="{mid:g}" y="{y + size / 2 + 0.35 * font:.1f}" font-size="{font}" '
-                   f'font-weight="bold" text-anchor="middle" fill="{INK}" font-family="sans-serif">{label}</text>')
+        out.append(
+            f'<text x="{mid:g}" y="{y + size / 2 + 0.35 * font:.1f}" font-size="{font}" '
+            f'font-weight="bold" text-anchor="middle" fill="{INK}" font-family="sans-serif">{label}</text>'
+        )
     out.append("</g>")
     return "".join(out)
 
 
-def _empty(x: float, y: float, label: str = "", size: int = T, dashed: bool = True, stroke: str = "#999") -> str:
+def _empty(
+    x: float, y: float, label: str = "", size: int = T, dashed: bool = True, stroke: str = "#999"
+) -> str:
     dash = ' stroke-dasharray="3 2"' if dashed else ""
-    text = (f'<text x="{x + size / 2:g}" y="{y + size / 2 + 4:g}" font-size="{SMALLEST_TEXT}" text-anchor="middle" '
-            f'fill="{MUTED}" font-family="sans-serif">{escape(label)}</text>') if label else ""
-    return (f'<rect x="{x:g}" y="{y:g}" width="{size}" height="{size}" rx="4" fill="#fbfbf8" stroke="{stroke}"'
-            f'{dash}/>{text}')
+    text = (
+        (
+            f'<text x="{x + size / 2:g}" y="{y + size / 2 + 4:g}" font-size="{SMALLEST_TEXT}" text-anchor="middle" '
+            f'fill="{MUTED}" font-family="sans-serif">{escape(label)}</text>'
+        )
+        if label
+        else ""
+    )
+    return (
+        f'<rect x="{x:g}" y="{y:g}" width="{size}" height="{size}" rx="4" fill="#fbfbf8" stroke="{stroke}"'
+        f"{dash}/>{text}"
+    )
 
 
-def _text(x: float, y: float, text: str, size: int = 12, weight: str = "normal", anchor: str = "start",
-          fill: str = INK) -> str:
-    return (f'<text x="{x:g}" y="{y:g}" font-size="{size}" font-weight="{weight}" text-anchor="{anchor}" '
-            f'fill="{fill}" font-family="sans-serif">{escape(text)}</text>')
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    size: int = 12,
+    weight: str = "normal",
+    anchor: str = "start",
+    fill: str = INK,
+) -> str:
+    return (
+        f'<text x="{x:g}" y="{y:g}" font-size="{size}" font-weight="{weight}" text-anchor="{anchor}" '
+        f'fill="{fill}" font-family="sans-serif">{escape(text)}</text>'
+    )
 
 
 def _tile_card(x: float, y: float, number: int | None, owner: int, hidden: bool = False) -> str:
     """A played player tile, :data:`T` pixels square: its number (face up) or a back (face down)."""
     colour = SEAT_COLOURS[owner % 5]
     if hidden:
-        return (f'<g><title>a tile chosen face down</title><rect x="{x:g}" y="{y:g}" width="{T}" height="{T}" '
-                f'rx="4" fill="{colour}" stroke="{INK}"/><text x="{x + T / 2:g}" y="{y + T / 2 + 5:g}" '
-                f'font-size="15" font-weight="bold" text-anchor="middle" fill="white" '
-                f'font-family="sans-serif">?</text></g>')
-    return (f'<g><rect x="{x:g}" y="{y:g}" width="{T}" height="{T}" rx="4" fill="white" stroke="{colour}" '
-            f'stroke-width="3"/>{_text(x + T / 2, y + T / 2 + 5, str(number), 15, "bold", "middle")}</g>')
+        return (
+            f'<g><title>a tile chosen face down</title><rect x="{x:g}" y="{y:g}" width="{T}" height="{T}" '
+            f'rx="4" fill="{colour}" stroke="{INK}"/><text x="{x + T / 2:g}" y="{y + T / 2 + 5:g}" '
+            f'font-size="15" font-weight="bold" text-anchor="middle" fill="white" '
+            f'font-family="sans-serif">?</text></g>'
+        )
+    return (
+        f'<g><rect x="{x:g}" y="{y:g}" width="{T}" height="{T}" rx="4" fill="white" stroke="{colour}" '
+        f'stroke-width="3"/>{_text(x + T / 2, y + T / 2 + 5, str(number), 15, "bold", "middle")}</g>'
+    )
 
 
 def _join(words: list[str]) -> str:
@@ -170,8 +210,11 @@ def table_summary(view: dict[str, Any]) -> str:
         parts.append(f"Line-up: {', '.join(slots)}.")
     else:
         parts.append("Line-up: nobody has turned up yet.")
-    taken = [f"P{i + 1} {names[pos['holder']]} with tile {pos['tile']}" for i, pos in enumerate(view["zone"])
-             if pos["holder"] is not None]
+    taken = [
+        f"P{i + 1} {names[pos['holder']]} with tile {pos['tile']}"
+        for i, pos in enumerate(view["zone"])
+        if pos["holder"] is not None
+    ]
     if taken:
         parts.append(f"Zone: {', '.join(taken)}.")
     bids = []
@@ -186,11 +229,16 @@ def table_summary(view: dict[str, Any]) -> str:
         parts.append(f"Left for white icons: {', '.join(left)}.")
     for k, board in enumerate(view["boards"]):
         buses = "; ".join(
-            f"bus {b + 1} {len(bus['passengers'])}/{bus['seats']}" + (f" {bus['sort']}" if bus["sort"] else "")
-            + ("" if bus["open"] else " locked") for b, bus in enumerate(board["buses"]))
+            f"bus {b + 1} {len(bus['passengers'])}/{bus['seats']}"
+            + (f" {bus['sort']}" if bus["sort"] else "")
+            + ("" if bus["open"] else " locked")
+            for b, bus in enumerate(board["buses"])
+        )
         extra = f"; {len(board['received'])} to place" if board["received"] else ""
-        parts.append(f"{names[k]}: {buses}; queue {len(board['queue'])}{extra}; score pile {len(board['pile'])}; "
-                     f"{_hand_words(view, k)}.")
+        parts.append(
+            f"{names[k]}: {buses}; queue {len(board['queue'])}{extra}; score pile {len(board['pile'])}; "
+            f"{_hand_words(view, k)}."
+        )
     return " ".join(parts)
 
 
@@ -202,9 +250,11 @@ def _zone_position(view: dict[str, Any], i: int, x: float, y: float) -> list[str
     names = view["names"]
     w = ZONE_COL - 6
     current = view["take_position"] == i
-    out = [f'<rect x="{x:g}" y="{y:g}" width="{w}" height="72" rx="5" fill="#f2f6fa" '
-           f'stroke="{HIGHLIGHT if current else "#889"}" stroke-width="{3 if current else 1}"/>',
-           _text(x + 5, y + 15, f"P{i + 1}" + (" ▶" if current else ""), 12, "bold")]
+    out = [
+        f'<rect x="{x:g}" y="{y:g}" width="{w}" height="72" rx="5" fill="#f2f6fa" '
+        f'stroke="{HIGHLIGHT if current else "#889"}" stroke-width="{3 if current else 1}"/>',
+        _text(x + 5, y + 15, f"P{i + 1}" + (" ▶" if current else ""), 12, "bold"),
+    ]
     if pos["conductor"]:
         out.append(_text(x + w - 5, y + 15, "♛ cond.", 11, anchor="end", fill=MUTED))
     icons = [(f"q{slot}", True) for slot in pos["black"]] + ([("W", False)] if pos["white"] else [])
@@ -212,8 +262,10 @@ def _zone_position(view: dict[str, Any], i: int, x: float, y: float) -> list[str
     if len(icons) * 18 <= room:
         for j, (label, black) in enumerate(icons):
             cx = x + 12 + 18 * j
-            out.append(f'<circle cx="{cx:g}" cy="{y + 29:g}" r="6" fill="{INK if black else "white"}" '
-                       f'stroke="{INK}"/>' + _text(cx, y + 48, label, 11, anchor="middle"))
+            out.append(
+                f'<circle cx="{cx:g}" cy="{y + 29:g}" r="6" fill="{INK if black else "white"}" '
+                f'stroke="{INK}"/>' + _text(cx, y + 48, label, 11, anchor="middle")
+            )
     else:  # too many icons to draw: say them, on up to two lines
         lines = [" ".join(line) for line in wrap_text([label for label, _black in icons], 11, room)]
         if len(lines) > 2:
@@ -232,10 +284,15 @@ def table_svg(view: dict[str, Any]) -> str:
     :data:`WIDTH` pixels wide (it shrinks to fit a narrower container)."""
     tile_sorts = view["tile_sorts"]
     names = view["names"]
-    n = view["participants"]
-    out: list[str] = [_text(10, 20, f"Round {view['round']} of {view['rounds']}", 15, "bold"),
-                      _text(160, 20, f"Conductor: {names[view['conductor']]}   ·   Stack: {view['stack']['left']} "
-                            "face down", 13)]
+    out: list[str] = [
+        _text(10, 20, f"Round {view['round']} of {view['rounds']}", 15, "bold"),
+        _text(
+            160,
+            20,
+            f"Conductor: {names[view['conductor']]}   ·   Stack: {view['stack']['left']} face down",
+            13,
+        ),
+    ]
     # the zone, then the tiles played this round right of it
     y = 32
     out.append(_text(10, y + 20, "Zone", 13, "bold"))
@@ -285,9 +342,11 @@ def table_svg(view: dict[str, Any]) -> str:
     label = escape(table_summary(view))
     # At most WIDTH pixels wide (it fits a 900-pixel notebook output area at full size); in a
     # narrower area it shrinks with its container (viewBox, max-width, height:auto).
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-            f'viewBox="0 0 {WIDTH} {height}" style="max-width:100%;height:auto;background:white" '
-            f'role="img" aria-label="{label}">{"".join(out)}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" style="max-width:100%;height:auto;background:white" '
+        f'role="img" aria-label="{label}">{"".join(out)}</svg>'
+    )
 
 
 def _info_lines(view: dict[str, Any], k: int, board: dict[str, Any]) -> list[str]:
@@ -313,7 +372,9 @@ def _info_lines(view: dict[str, Any], k: int, board: dict[str, Any]) -> list[str
     return [_fit(line, 11, room) for line in lines]
 
 
-def _board_row(view: dict[str, Any], k: int, board: dict[str, Any], top: float, here: bool) -> tuple[str, float]:
+def _board_row(
+    view: dict[str, Any], k: int, board: dict[str, Any], top: float, here: bool
+) -> tuple[str, float]:
     """One participant's board as a block of the table, and its height (pixels): who and what they
     know (left), the buses and the score (right); under the buses the queue, then the passengers
     still to place."""
@@ -340,10 +401,16 @@ def _board_row(view: dict[str, Any], k: int, board: dict[str, Any], top: float, 
             x, line_top = BUSES_X, line_top + line_h
             line_h = 0.0
         line_h = max(line_h, 19 + h + 4)
-        title = f"bus {b + 1}" + (f": {bus['sort']}" if bus["sort"] else "") + ("" if bus["open"] else " (locked)")
+        title = (
+            f"bus {b + 1}"
+            + (f": {bus['sort']}" if bus["sort"] else "")
+            + ("" if bus["open"] else " (locked)")
+        )
         out.append(_text(x + 2, line_top + 14, _fit(title, 11, max(w, 60)), 11, fill=MUTED))
-        out.append(f'<rect x="{x:g}" y="{line_top + 19:g}" width="{w}" height="{h}" rx="8" '
-                   f'fill="{"#ffffff" if bus["open"] else "#e4e4e4"}" stroke="{MUTED}"/>')
+        out.append(
+            f'<rect x="{x:g}" y="{line_top + 19:g}" width="{w}" height="{h}" rx="8" '
+            f'fill="{"#ffffff" if bus["open"] else "#e4e4e4"}" stroke="{MUTED}"/>'
+        )
         for s in range(bus["seats"]):
             r, c = divmod(s, per_row)
             sx, sy = x + 5 + c * seat_pitch, line_top + 24 + r * seat_pitch
@@ -367,11 +434,20 @@ def _board_row(view: dict[str, Any], k: int, board: dict[str, Any], top: float, 
     pitch = SMALL + 2
     locked = not board["buses"][-1]["open"]
     # while the third bus is locked, the 9th space is marked: 9 waiting opens it (BSB-EXTRA-BUS)
-    out.append(_text(qx, qy, f"queue {len(queue)} (−2 each, VIP −6" + ("; 9 opens bus 3)" if locked else ")"),
-                     11, fill=MUTED))
+    out.append(
+        _text(
+            qx,
+            qy,
+            f"queue {len(queue)} (−2 each, VIP −6" + ("; 9 opens bus 3)" if locked else ")"),
+            11,
+            fill=MUTED,
+        )
+    )
     over = len(queue) - spaces
     if over > 0:
-        out.append(_text(qx + spaces * pitch - 2, qy, f"+{over} off board", 11, "bold", "end", fill="#8a2a00"))
+        out.append(
+            _text(qx + spaces * pitch - 2, qy, f"+{over} off board", 11, "bold", "end", fill="#8a2a00")
+        )
     for s in range(spaces):
         sx = qx + s * pitch
         if s < len(queue):
@@ -384,24 +460,37 @@ def _board_row(view: dict[str, Any], k: int, board: dict[str, Any], top: float, 
         out.append(_text(lx, qy + 5 + SMALL / 2 + 4, "to place", 12, "bold", fill=HIGHLIGHT))
         tx = lx + text_px("to place", 12) + 6
         room = int((WIDTH - 10 - tx) // pitch)
-        shown = board["received"] if len(board["received"]) <= room else board["received"][:room - 1]
+        shown = board["received"] if len(board["received"]) <= room else board["received"][: room - 1]
         for i, code in enumerate(shown):
             out.append(passenger_svg(code, tx + i * pitch, qy + 5, tile_sorts, size=SMALL, names=names))
         if len(shown) < len(board["received"]):
-            out.append(_text(tx + len(shown) * pitch + SMALL / 2, qy + 5 + SMALL / 2 + 4,
-                             f"+{len(board['received']) - len(shown)}", 12, "bold", "middle", fill=HIGHLIGHT))
+            out.append(
+                _text(
+                    tx + len(shown) * pitch + SMALL / 2,
+                    qy + 5 + SMALL / 2 + 4,
+                    f"+{len(board['received']) - len(shown)}",
+                    12,
+                    "bold",
+                    "middle",
+                    fill=HIGHLIGHT,
+                )
+            )
     bottom = max(qy + 5 + SMALL, top + 35 + 14 * (len(info) - 1) + 4) + 6
     h = bottom - top
-    frame = (f'<rect x="4" y="{top:g}" width="{WIDTH - 8}" height="{h:g}" rx="6" '
-             f'fill="{"#eef5fb" if here else "#fafafa"}" stroke="{HIGHLIGHT if here else colour}" '
-             f'stroke-width="{3 if here else 1.5}"/>')
+    frame = (
+        f'<rect x="4" y="{top:g}" width="{WIDTH - 8}" height="{h:g}" rx="6" '
+        f'fill="{"#eef5fb" if here else "#fafafa"}" stroke="{HIGHLIGHT if here else colour}" '
+        f'stroke-width="{3 if here else 1.5}"/>'
+    )
     return frame + "".join(out), h + 6
 
 
 def table_html(view: dict[str, Any]) -> str:
     """The table as HTML (the SVG and the status sentence), for notebooks."""
-    return (f"<div class='bus-lab-busstop'>{table_svg(view)}"
-            f"<div role='status'>{escape(view['status'])}</div></div>")
+    return (
+        f"<div class='bus-lab-busstop'>{table_svg(view)}"
+        f"<div role='status'>{escape(view['status'])}</div></div>"
+    )
 
 
 def table_text(view: dict[str, Any]) -> str:
@@ -412,11 +501,16 @@ def table_text(view: dict[str, Any]) -> str:
     def words(codes: list[str]) -> str:
         return ", ".join(passenger_words(c, tile_sorts, names) for c in codes) or "-"
 
-    lines = [f"Busstop, round {view['round']} of {view['rounds']}; conductor {names[view['conductor']]}; "
-             f"stack {view['stack']['left']} left.", view["status"]]
+    lines = [
+        f"Busstop, round {view['round']} of {view['rounds']}; conductor {names[view['conductor']]}; "
+        f"stack {view['stack']['left']} left.",
+        view["status"],
+    ]
     if view["lineup"]:
-        slots = [f"q{i + 1} {passenger_words(c, tile_sorts, names) if c else '(taken)'}"
-                 for i, c in enumerate(view["lineup"])]
+        slots = [
+            f"q{i + 1} {passenger_words(c, tile_sorts, names) if c else '(taken)'}"
+            for i, c in enumerate(view["lineup"])
+        ]
         lines.append("Line-up: " + ", ".join(slots))
     bids = []
     for k, bid in enumerate(view["bids"]):
@@ -427,11 +521,17 @@ def table_text(view: dict[str, Any]) -> str:
     for k, board in enumerate(view["boards"]):
         buses = " | ".join(
             f"bus {b + 1} [{len(bus['passengers'])}/{bus['seats']}"
-            + (f" {bus['sort']}" if bus["sort"] else "") + ("" if bus["open"] else ", locked") + "]: "
-            + words(bus["passengers"]) for b, bus in enumerate(board["buses"]))
+            + (f" {bus['sort']}" if bus["sort"] else "")
+            + ("" if bus["open"] else ", locked")
+            + "]: "
+            + words(bus["passengers"])
+            for b, bus in enumerate(board["buses"])
+        )
         score = f"; {view['scores'][k]} points" if k < view["players"] else ""
         lines.append(f"{board['name']}: {buses}")
-        lines.append(f"    queue ({len(board['queue'])}): {words(board['queue'])}; pile {len(board['pile'])}{score}"
-                     + (f"; penalty {len(board['penalty'])}" if board["penalty"] else "")
-                     + (f"; to place: {words(board['received'])}" if board["received"] else ""))
+        lines.append(
+            f"    queue ({len(board['queue'])}): {words(board['queue'])}; pile {len(board['pile'])}{score}"
+            + (f"; penalty {len(board['penalty'])}" if board["penalty"] else "")
+            + (f"; to place: {words(board['received'])}" if board["received"] else "")
+        )
     return "\n".join(lines)

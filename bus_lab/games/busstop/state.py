@@ -27,6 +27,7 @@ Actions (ints):
 Passengers ("tokens") are ints too: ``0``-``10`` a drawn passenger of that kind, and
 ``TILE_BASE + 10 * owner + (number - 1)`` a player tile.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -35,8 +36,20 @@ from typing import Any
 from bus_lab.engine.core import CHANCE, TERMINAL, State
 from bus_lab.engine.errors import IllegalActionError
 from bus_lab.games.busstop.components import (
-    END_BONUS_POINTS, END_BONUS_REQUIREMENTS, ET, EXTRA_BUS_AT, KIND_CODES, KIND_NAMES, PROXY_PENALTY_AT,
-    QUEUE_SPACES, ROUNDS, SORT_PLURALS, SORTS, STACK_COUNTS, TILES, VIP_BASE,
+    END_BONUS_POINTS,
+    END_BONUS_REQUIREMENTS,
+    ET,
+    EXTRA_BUS_AT,
+    KIND_CODES,
+    KIND_NAMES,
+    PROXY_PENALTY_AT,
+    QUEUE_SPACES,
+    ROUNDS,
+    SORT_PLURALS,
+    SORTS,
+    STACK_COUNTS,
+    TILES,
+    VIP_BASE,
 )
 
 PROXY_DRAW_BASE = 20
@@ -81,7 +94,7 @@ class Board:
         self.received: list[int] = []
         self.extra_open = False
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         other = Board.__new__(Board)
         other.buses = [list(b) for b in self.buses]
         other.queue = list(self.queue)
@@ -123,16 +136,23 @@ class BusstopState(State):
         self.bus_seats: tuple = sheet.bus_seats
         #: token -> class (sort 0-4, VIP 5-9, ET 10), fixed by the sheet: shared by clones, never changed
         self._classes: tuple = tuple(k if k <= ET else None for k in range(TILE_BASE)) + tuple(
-            sheet.tile_sort(i % 10 + 1) for i in range(10 * self.participants))
+            sheet.tile_sort(i % 10 + 1) for i in range(10 * self.participants)
+        )
         self.passenger_bonus: bool = bool(p["passenger_bonus"])
         #: token -> code in views ("Gi", "VGi", "ET", "owner/number"); fixed, shared by clones
         self._codes: tuple = tuple(KIND_CODES[k] if k <= ET else None for k in range(TILE_BASE)) + tuple(
-            f"{i // 10}/{i % 10 + 1}" for i in range(10 * self.participants))
+            f"{i // 10}/{i % 10 + 1}" for i in range(10 * self.participants)
+        )
         self.end_bonus: bool = bool(p["end_bonus"])
         n = self.participants
         #: per participant, token -> points in its score pile (BSB-SCORE-PILE, BSB-OPT-BONUS); fixed
-        self._pile_values: tuple = tuple(tuple(self._pile_value(k, t) if self._classes[t] is not None else 0
-                                               for t in range(len(self._classes))) for k in range(n))
+        self._pile_values: tuple = tuple(
+            tuple(
+                self._pile_value(k, t) if self._classes[t] is not None else 0
+                for t in range(len(self._classes))
+            )
+            for k in range(n)
+        )
         self.stack: list[int] = list(STACK_COUNTS)
         self.hands: list[set[int]] = [set(TILES) for _ in range(n)]
         self.boards: list[Board] = [Board() for _ in range(n)]
@@ -151,32 +171,57 @@ class BusstopState(State):
         self.stage = "place"
         self.node: str | None = "lineup"
         self._legal_cache: list[int] | None = None  # legal actions at this node (reset by every action)
-        self._log("BSB-COMP-PASSENGERS", f"The stack: {sum(STACK_COUNTS)} passengers, 8 of each of the 5 sorts, "
-                  "one VIP of each sort and 5 extra-terrestrials (ETs).")
+        self._log(
+            "BSB-COMP-PASSENGERS",
+            f"The stack: {sum(STACK_COUNTS)} passengers, 8 of each of the 5 sorts, "
+            "one VIP of each sort and 5 extra-terrestrials (ETs).",
+        )
         tiles = ", ".join(f"{t} {SORTS[sheet.tile_sort(t)]}" for t in TILES)
         self._log("BSB-COMP-PLAYERTILES", f"Each colour has player tiles 1-10, also passengers: {tiles}.")
         seats = self.bus_seats
-        self._log("BSB-COMP-BOARD", f"Each board: bus 1 ({seats[0]} seats), bus 2 ({seats[1]} seats), a locked "
-                  f"third bus ({seats[2]} seats) and a queue of {QUEUE_SPACES} spaces.", seats=list(seats))
+        self._log(
+            "BSB-COMP-BOARD",
+            f"Each board: bus 1 ({seats[0]} seats), bus 2 ({seats[1]} seats), a locked "
+            f"third bus ({seats[2]} seats) and a queue of {QUEUE_SPACES} spaces.",
+            seats=list(seats),
+        )
         self._log("BSB-COMP-ZONE", f"Player-order zone for {n} positions: {self.zone_text()}.")
         names = ", ".join(self.name(k) for k in range(n))
-        self._log("BSB-SETUP", f"The stack is shuffled face down; {names} each take a board and tiles 1-10.",
-                  players=self.num_players)
+        self._log(
+            "BSB-SETUP",
+            f"The stack is shuffled face down; {names} each take a board and tiles 1-10.",
+            players=self.num_players,
+        )
         if self.proxy is not None:
-            self._log("BSB-PROXY", "Two players: the proxy bus plays a third board; its tiles are shuffled "
-                      "face down and it plays the top one each round.")
-            self._log("BSB-PROXY-SEAT", "The proxy bus sits after seat 1: clockwise order is seat 0, seat 1, "
-                      "the proxy bus.")
-            self._log("BSB-PROXY-CHOICES", "The two players take turns making the proxy bus's choices, one round "
-                      "each: Seat 1, who is not the first conductor, starts.", seat=1)
+            self._log(
+                "BSB-PROXY",
+                "Two players: the proxy bus plays a third board; its tiles are shuffled "
+                "face down and it plays the top one each round.",
+            )
+            self._log(
+                "BSB-PROXY-SEAT",
+                "The proxy bus sits after seat 1: clockwise order is seat 0, seat 1, the proxy bus.",
+            )
+            self._log(
+                "BSB-PROXY-CHOICES",
+                "The two players take turns making the proxy bus's choices, one round "
+                "each: Seat 1, who is not the first conductor, starts.",
+                seat=1,
+            )
         self._log("BSB-SETUP-CONDUCTOR", "Seat 0 (who rode a bus most recently) is the first conductor.")
         if self.passenger_bonus:
-            favs = ", ".join(f"{self.name(k)}: {SORT_PLURALS[self.bonus_sort(k)]}" for k in range(self.num_players))
-            self._log("BSB-OPT-BONUS", f"Passenger bonus: your colour's sort scores 2 in your pile (its VIP 6): "
-                      f"{favs}.")
+            favs = ", ".join(
+                f"{self.name(k)}: {SORT_PLURALS[self.bonus_sort(k)]}" for k in range(self.num_players)
+            )
+            self._log(
+                "BSB-OPT-BONUS",
+                f"Passenger bonus: your colour's sort scores 2 in your pile (its VIP 6): {favs}.",
+            )
         if self.end_bonus:
-            reqs = "; ".join(f"{self.name(k)}: {END_BONUS_REQUIREMENTS[self.requirement(k)]}"
-                             for k in range(self.num_players))
+            reqs = "; ".join(
+                f"{self.name(k)}: {END_BONUS_REQUIREMENTS[self.requirement(k)]}"
+                for k in range(self.num_players)
+            )
             self._log("BSB-OPT-ENDBONUS", f"End-game bonus, {END_BONUS_POINTS} points if met: {reqs}.")
         self._start_round()
 
@@ -353,22 +398,31 @@ class BusstopState(State):
             cls, dest = divmod(action - PLACE_BASE, 4)
             board = self.boards[who]
             if cls not in {self.token_class(t) for t in board.received}:
-                return f"{self.name(who)} has no {CLASS_NAMES[cls]} waiting to be placed (BSB-ROUND-DISTRIBUTE)"
+                return (
+                    f"{self.name(who)} has no {CLASS_NAMES[cls]} waiting to be placed (BSB-ROUND-DISTRIBUTE)"
+                )
             if dest == QUEUE_DEST:
                 return "an ET may never queue: it must board a bus (BSB-QUEUE)"
             return self._why_bus_refuses(who, dest, cls)
         if node == "board" and (BOARD_BASE <= action < BOARD_BASE + 3):
             cls = self.token_class(self.boards[who].queue[0])
-            return self._why_bus_refuses(who, action - BOARD_BASE, cls) + " (only the head may board, BSB-QUEUE-BOARD)"
+            return (
+                self._why_bus_refuses(who, action - BOARD_BASE, cls)
+                + " (only the head may board, BSB-QUEUE-BOARD)"
+            )
         return f"that is not one of the moves allowed now ({self.status()})"
 
     def _why_bus_refuses(self, who: int, bus: int, cls: int) -> str:
         if not self.bus_open(who, bus):
-            return (f"the third bus is locked until a queue of {EXTRA_BUS_AT} or more at the end of a round "
-                    f"opens it (BSB-EXTRA-BUS)")
+            return (
+                f"the third bus is locked until a queue of {EXTRA_BUS_AT} or more at the end of a round "
+                f"opens it (BSB-EXTRA-BUS)"
+            )
         sort = self.bus_sort(who, bus)
-        return (f"bus {bus + 1} carries {SORT_PLURALS[sort]}: a {CLASS_NAMES[cls]} may not board it "
-                f"(BSB-BOARD-SORT)")
+        return (
+            f"bus {bus + 1} carries {SORT_PLURALS[sort]}: a {CLASS_NAMES[cls]} may not board it "
+            f"(BSB-BOARD-SORT)"
+        )
 
     def action_to_string(self, action: int) -> str:
         """``"Gi"`` (a girl drawn), ``"proxy-7"``, ``"tile 7"``, ``"take Seat 1's 7"``,
@@ -435,15 +489,23 @@ class BusstopState(State):
         self.node = "lineup"
         who = self.name(self.conductor)
         how = " (automatically)" if self.conductor == self.proxy else ""
-        self._log("BSB-ROUND-LINEUP", f"Round {self.round} of {ROUNDS}: the conductor, {who}, lines up "
-                  f"{self.zone.passengers} passengers from the stack{how}.", round=self.round,
-                  conductor=self.conductor)
+        self._log(
+            "BSB-ROUND-LINEUP",
+            f"Round {self.round} of {ROUNDS}: the conductor, {who}, lines up "
+            f"{self.zone.passengers} passengers from the stack{how}.",
+            round=self.round,
+            conductor=self.conductor,
+        )
 
     def _on_lineup(self, kind: int) -> None:
         self.stack[kind] -= 1
         self.lineup.append(kind)
-        self._log("BSB-ROUND-LINEUP", f"q{len(self.lineup)}: {KIND_NAMES[kind]} ({KIND_LABELS[kind]}).",
-                  slot=len(self.lineup), kind=KIND_CODES[kind])
+        self._log(
+            "BSB-ROUND-LINEUP",
+            f"q{len(self.lineup)}: {KIND_NAMES[kind]} ({KIND_LABELS[kind]}).",
+            slot=len(self.lineup),
+            kind=KIND_CODES[kind],
+        )
         if len(self.lineup) == self.zone.passengers:
             self._start_bidding()
 
@@ -458,8 +520,12 @@ class BusstopState(State):
         tile = action - PROXY_DRAW_BASE
         self.hands[self.proxy].discard(tile)
         self.bids[self.proxy] = tile
-        self._log("BSB-PROXY-CONDUCTOR", f"The proxy bus is the conductor: its top tile, {tile}, is turned "
-                  "face up before the players choose.", tile=tile)
+        self._log(
+            "BSB-PROXY-CONDUCTOR",
+            f"The proxy bus is the conductor: its top tile, {tile}, is turned "
+            "face up before the players choose.",
+            tile=tile,
+        )
         self.node = "bid"
 
     def _on_bid(self, action: int, forced: bool = False) -> None:
@@ -469,8 +535,12 @@ class BusstopState(State):
         self.bids[seat] = tile
         last = " (the only tile left)" if forced else ""
         if seat == self.conductor:
-            self._log("BSB-ROUND-BID", f"{self.name(seat)}, the conductor, plays tile {tile} face up{last}.",
-                      seat=seat, tile=tile)
+            self._log(
+                "BSB-ROUND-BID",
+                f"{self.name(seat)}, the conductor, plays tile {tile} face up{last}.",
+                seat=seat,
+                tile=tile,
+            )
         else:
             self._log("BSB-ROUND-BID", f"{self.name(seat)} chooses a tile face down{last}.", seat=seat)
         self.bid_index += 1
@@ -498,12 +568,21 @@ class BusstopState(State):
         shown = ", ".join(f"{self.name(k)} {self.bids[k]}" for k in range(self.participants))
         self._log("BSB-ROUND-BID", f"Reveal: {shown}.", tiles=list(self.bids))
         self.zone_holders = self.play_order()
-        order = ", ".join(f"P{i + 1} {self.name(k)} ({self.bids[k]})" for i, k in enumerate(self.zone_holders))
-        self._log("BSB-ROUND-ORDER", f"Player order, lowest first, ties clockwise from the conductor: {order}.",
-                  order=list(self.zone_holders))
+        order = ", ".join(
+            f"P{i + 1} {self.name(k)} ({self.bids[k]})" for i, k in enumerate(self.zone_holders)
+        )
+        self._log(
+            "BSB-ROUND-ORDER",
+            f"Player order, lowest first, ties clockwise from the conductor: {order}.",
+            order=list(self.zone_holders),
+        )
         self.next_conductor = self.zone_holders[self.zone.conductor]
-        self._log("BSB-ROUND-CONDUCTOR", f"{self.name(self.next_conductor)} is on the conductor space "
-                  f"(P{self.zone.conductor + 1}) and will be the next conductor.", conductor=self.next_conductor)
+        self._log(
+            "BSB-ROUND-CONDUCTOR",
+            f"{self.name(self.next_conductor)} is on the conductor space "
+            f"(P{self.zone.conductor + 1}) and will be the next conductor.",
+            conductor=self.next_conductor,
+        )
         self.played = list(self.zone_holders)
         self.take_pos = 0
         self._take_black()
@@ -516,8 +595,13 @@ class BusstopState(State):
                 token = self.lineup[slot]
                 self.lineup[slot] = None
                 self.boards[holder].received.append(token)
-                self._log("BSB-ROUND-TAKE", f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
-                          f"from q{slot + 1} (black icon).", participant=holder, slot=slot + 1)
+                self._log(
+                    "BSB-ROUND-TAKE",
+                    f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
+                    f"from q{slot + 1} (black icon).",
+                    participant=holder,
+                    slot=slot + 1,
+                )
             if self.zone.white[self.take_pos]:
                 self.node = "white"
                 return
@@ -531,17 +615,29 @@ class BusstopState(State):
         token = self.tile_token(owner, self.bids[owner])
         self.boards[holder].received.append(token)
         how = " (the only one left)" if forced else ""
-        by = f", chosen by the proxy player Seat {self.proxy_player}" if holder == self.proxy and not forced else ""
-        self._log("BSB-ROUND-TAKE", f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
-                  f"(white icon){how}{by}.", participant=holder, owner=owner)
+        by = (
+            f", chosen by the proxy player Seat {self.proxy_player}"
+            if holder == self.proxy and not forced
+            else ""
+        )
+        self._log(
+            "BSB-ROUND-TAKE",
+            f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
+            f"(white icon){how}{by}.",
+            participant=holder,
+            owner=owner,
+        )
         self.take_pos += 1
         self._take_black()
 
     def _start_distribution(self) -> None:
         self.dist_index = 0
         self.stage = "place"
-        self._log("BSB-ROUND-DISTRIBUTE", "Everyone places the passengers they received, one at a time, on a bus "
-                  "or at the tail of their queue, in player order.")
+        self._log(
+            "BSB-ROUND-DISTRIBUTE",
+            "Everyone places the passengers they received, one at a time, on a bus "
+            "or at the tail of their queue, in player order.",
+        )
         self._next_distribution()
 
     def _next_distribution(self) -> None:
@@ -553,7 +649,9 @@ class BusstopState(State):
                     self.node = "place"
                     return
                 self.stage = "board"
-            if board.queue and any(self.bus_accepts(who, b, self.token_class(board.queue[0])) for b in range(3)):
+            if board.queue and any(
+                self.bus_accepts(who, b, self.token_class(board.queue[0])) for b in range(3)
+            ):
                 self.node = "board"
                 return
             self.dist_index += 1
@@ -570,8 +668,13 @@ class BusstopState(State):
         if dest == QUEUE_DEST:
             board.queue.append(token)
             off = " (off the board)" if len(board.queue) > QUEUE_SPACES else ""
-            self._log("BSB-QUEUE", f"{self.name(who)}: {self.token_text(token)} joins the queue at space "
-                      f"{len(board.queue)}{off}{how}.", participant=who, place=len(board.queue))
+            self._log(
+                "BSB-QUEUE",
+                f"{self.name(who)}: {self.token_text(token)} joins the queue at space "
+                f"{len(board.queue)}{off}{how}.",
+                participant=who,
+                place=len(board.queue),
+            )
         else:
             self._board(who, token, dest, "BSB-BOARD-SORT", how)
         self._next_distribution()
@@ -580,28 +683,49 @@ class BusstopState(State):
         board = self.boards[who]
         board.buses[bus].append(token)
         seats = self.bus_seats[bus]
-        self._log(rule, f"{self.name(who)}: {self.token_text(token)} boards bus {bus + 1} "
-                  f"({len(board.buses[bus])}/{seats}){how}.", participant=who, bus=bus + 1)
+        self._log(
+            rule,
+            f"{self.name(who)}: {self.token_text(token)} boards bus {bus + 1} "
+            f"({len(board.buses[bus])}/{seats}){how}.",
+            participant=who,
+            bus=bus + 1,
+        )
         if len(board.buses[bus]) == seats:
             riders = board.buses[bus]
             board.buses[bus] = []
             if who == self.proxy:
                 self.boards[self.proxy_player].pile.extend(riders)
-                self._log("BSB-BOARD-LEAVE", f"The proxy's bus {bus + 1} is full and leaves.", participant=who,
-                          bus=bus + 1)
-                self._log("BSB-PROXY-LEAVE", f"Seat {self.proxy_player}, the proxy player, banks its "
-                          f"{len(riders)} passengers in their own score pile.", seat=self.proxy_player,
-                          passengers=len(riders))
+                self._log(
+                    "BSB-BOARD-LEAVE",
+                    f"The proxy's bus {bus + 1} is full and leaves.",
+                    participant=who,
+                    bus=bus + 1,
+                )
+                self._log(
+                    "BSB-PROXY-LEAVE",
+                    f"Seat {self.proxy_player}, the proxy player, banks its "
+                    f"{len(riders)} passengers in their own score pile.",
+                    seat=self.proxy_player,
+                    passengers=len(riders),
+                )
             else:
                 board.pile.extend(riders)
-                self._log("BSB-BOARD-LEAVE", f"{self.name(who)}'s bus {bus + 1} is full and leaves: "
-                          f"{len(riders)} passengers go to the score pile.", participant=who, bus=bus + 1)
+                self._log(
+                    "BSB-BOARD-LEAVE",
+                    f"{self.name(who)}'s bus {bus + 1} is full and leaves: "
+                    f"{len(riders)} passengers go to the score pile.",
+                    participant=who,
+                    bus=bus + 1,
+                )
 
     def _on_board(self, action: int) -> None:
         who = self.zone_holders[self.dist_index]
         if action == STOP:
-            self._log("BSB-QUEUE-BOARD", f"{self.name(who)} lets no more of the queue board this round.",
-                      participant=who)
+            self._log(
+                "BSB-QUEUE-BOARD",
+                f"{self.name(who)} lets no more of the queue board this round.",
+                participant=who,
+            )
             self.dist_index += 1
             self.stage = "place"
         else:
@@ -614,15 +738,23 @@ class BusstopState(State):
             board = self.boards[k]
             if not board.extra_open and len(board.queue) >= EXTRA_BUS_AT:
                 board.extra_open = True
-                self._log("BSB-EXTRA-BUS", f"{self.name(k)} has {len(board.queue)} waiting at the end of round "
-                          f"{self.round}: the third bus opens from the next round on.", participant=k)
+                self._log(
+                    "BSB-EXTRA-BUS",
+                    f"{self.name(k)} has {len(board.queue)} waiting at the end of round "
+                    f"{self.round}: the third bus opens from the next round on.",
+                    participant=k,
+                )
         if self.proxy is not None:
             queue = self.boards[self.proxy].queue
             if len(queue) >= PROXY_PENALTY_AT:
                 self.boards[self.proxy_player].penalty.extend(queue)
-                self._log("BSB-PROXY-PENALTY", f"The proxy queue holds {len(queue)}: Seat {self.proxy_player}, "
-                          f"the proxy player, takes them as penalty tiles and the proxy queue is emptied.",
-                          seat=self.proxy_player, tiles=len(queue))
+                self._log(
+                    "BSB-PROXY-PENALTY",
+                    f"The proxy queue holds {len(queue)}: Seat {self.proxy_player}, "
+                    f"the proxy player, takes them as penalty tiles and the proxy queue is emptied.",
+                    seat=self.proxy_player,
+                    tiles=len(queue),
+                )
                 self.boards[self.proxy].queue = []
         if self.round == ROUNDS:
             self._finish()
@@ -631,8 +763,11 @@ class BusstopState(State):
         self.conductor = self.next_conductor
         if self.proxy is not None:
             self.proxy_player = 1 - self.proxy_player
-            self._log("BSB-PROXY-CHOICES", f"Seat {self.proxy_player} makes the proxy bus's choices this round.",
-                      seat=self.proxy_player)
+            self._log(
+                "BSB-PROXY-CHOICES",
+                f"Seat {self.proxy_player} makes the proxy bus's choices this round.",
+                seat=self.proxy_player,
+            )
         self._start_round()
 
     def _finish(self) -> None:
@@ -643,26 +778,45 @@ class BusstopState(State):
             board = self.boards[seat]
             lines = self.score_breakdown(seat)
 
-            def total(*rules: str) -> int:
+            def total(*rules: str, lines: list = lines) -> int:
                 return sum(line["points"] for line in lines if line["rule"] in rules)
 
             classes = [self.token_class(t) for t in board.pile]
             vips = sum(VIP_BASE <= c < ET for c in classes)
             ets = sum(c == ET for c in classes)
-            self._log("BSB-SCORE-PILE", f"{self.name(seat)}'s score pile: {len(classes)} passengers ({vips} VIP, "
-                      f"{ets} ET): {total('BSB-SCORE-PILE'):+d}.", seat=seat, points=total("BSB-SCORE-PILE"))
+            self._log(
+                "BSB-SCORE-PILE",
+                f"{self.name(seat)}'s score pile: {len(classes)} passengers ({vips} VIP, "
+                f"{ets} ET): {total('BSB-SCORE-PILE'):+d}.",
+                seat=seat,
+                points=total("BSB-SCORE-PILE"),
+            )
             if self.passenger_bonus:
-                self._log("BSB-OPT-BONUS", f"{self.name(seat)}'s {SORT_PLURALS[self.bonus_sort(seat)]} in the pile "
-                          f"count double: {total('BSB-OPT-BONUS'):+d} more.", seat=seat, points=total("BSB-OPT-BONUS"))
+                self._log(
+                    "BSB-OPT-BONUS",
+                    f"{self.name(seat)}'s {SORT_PLURALS[self.bonus_sort(seat)]} in the pile "
+                    f"count double: {total('BSB-OPT-BONUS'):+d} more.",
+                    seat=seat,
+                    points=total("BSB-OPT-BONUS"),
+                )
             waiting = len(board.queue) + len(board.penalty)
             extra = f" (with {len(board.penalty)} penalty tiles)" if board.penalty else ""
-            self._log("BSB-SCORE-QUEUE", f"{self.name(seat)}'s queue: {waiting} waiting{extra}: "
-                      f"{total('BSB-SCORE-QUEUE', 'BSB-PROXY-PENALTY'):+d}.", seat=seat,
-                      points=total("BSB-SCORE-QUEUE", "BSB-PROXY-PENALTY"))
+            self._log(
+                "BSB-SCORE-QUEUE",
+                f"{self.name(seat)}'s queue: {waiting} waiting{extra}: "
+                f"{total('BSB-SCORE-QUEUE', 'BSB-PROXY-PENALTY'):+d}.",
+                seat=seat,
+                points=total("BSB-SCORE-QUEUE", "BSB-PROXY-PENALTY"),
+            )
             if self.end_bonus:
                 met = self.requirement_met(seat)
-                self._log("BSB-OPT-ENDBONUS", f"{self.name(seat)}: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}: "
-                          + (f"met, +{END_BONUS_POINTS}." if met else "not met."), seat=seat, met=met)
+                self._log(
+                    "BSB-OPT-ENDBONUS",
+                    f"{self.name(seat)}: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}: "
+                    + (f"met, +{END_BONUS_POINTS}." if met else "not met."),
+                    seat=seat,
+                    met=met,
+                )
         scores = self.returns()
         totals = ", ".join(f"{self.name(s)} {scores[s]} ({self.ets(s)} ET)" for s in range(self.num_players))
         self._log("BSB-WIN", f"Totals: {totals}.", points=scores)
@@ -750,20 +904,35 @@ class BusstopState(State):
         if fav is not None:
             favs = sum(c == fav for c in pile)
             fav_vip = sum(c == fav + VIP_BASE for c in pile)
-            add(f"{SORT_PLURALS[fav]} (your colour's sort) in the pile, 2 each", "BSB-OPT-BONUS", 2 * favs, favs)
-            add(f"VIP {SORTS[fav]} (your colour's sort) in the pile, 6", "BSB-OPT-BONUS", 6 * fav_vip, fav_vip)
+            add(
+                f"{SORT_PLURALS[fav]} (your colour's sort) in the pile, 2 each",
+                "BSB-OPT-BONUS",
+                2 * favs,
+                favs,
+            )
+            add(
+                f"VIP {SORTS[fav]} (your colour's sort) in the pile, 6", "BSB-OPT-BONUS", 6 * fav_vip, fav_vip
+            )
         queue = [self.token_class(t) for t in board.queue]
         q_vip = sum(c >= VIP_BASE for c in queue)
         add("waiting in the queue, -2 each", "BSB-SCORE-QUEUE", -2 * (len(queue) - q_vip), len(queue) - q_vip)
         add("VIPs waiting in the queue, -6 each", "BSB-SCORE-QUEUE", -6 * q_vip, q_vip)
         pen = [self.token_class(t) for t in board.penalty]
         p_vip = sum(c >= VIP_BASE for c in pen)
-        add("penalty tiles from the proxy queue, -2 each", "BSB-PROXY-PENALTY", -2 * (len(pen) - p_vip),
-            len(pen) - p_vip)
+        add(
+            "penalty tiles from the proxy queue, -2 each",
+            "BSB-PROXY-PENALTY",
+            -2 * (len(pen) - p_vip),
+            len(pen) - p_vip,
+        )
         add("penalty VIPs from the proxy queue, -6 each", "BSB-PROXY-PENALTY", -6 * p_vip, p_vip)
         if self.end_bonus and self.node is None and self.requirement_met(seat):
-            add(f"end-game bonus: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}", "BSB-OPT-ENDBONUS",
-                END_BONUS_POINTS, 1)
+            add(
+                f"end-game bonus: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}",
+                "BSB-OPT-ENDBONUS",
+                END_BONUS_POINTS,
+                1,
+            )
         return lines
 
     def winners(self) -> list[int]:
@@ -804,8 +973,10 @@ class BusstopState(State):
         for_proxy = f" (Seat {self.proxy_player} decides for it)" if who == self.proxy else ""
         if node == "place":
             n = len(board.received)
-            return (f"{r}: {self.name(who)}{for_proxy}, place your passengers: {n} to go, each on a bus "
-                    f"or at the tail of the queue.")
+            return (
+                f"{r}: {self.name(who)}{for_proxy}, place your passengers: {n} to go, each on a bus "
+                f"or at the tail of the queue."
+            )
         head = self.token_text(board.queue[0])
         return f"{r}: {self.name(who)}{for_proxy}, let the head of the queue ({head}) board, or stop."
 
@@ -838,27 +1009,43 @@ class BusstopState(State):
             hand = set(self.hands[k])
             if bids[k]["state"] == "hidden":
                 hand.add(self.bids[k])
-            boards.append({
-                "name": self.name(k),
-                "buses": [{"seats": self.bus_seats[b], "open": self.bus_open(k, b),
-                           "sort": None if self.bus_sort(k, b) is None else SORTS[self.bus_sort(k, b)],
-                           "passengers": [code(t) for t in board.buses[b]]} for b in range(3)],
-                "queue": [code(t) for t in board.queue],
-                "pile": [code(t) for t in board.pile],
-                "penalty": [code(t) for t in board.penalty],
-                "received": [code(t) for t in board.received],
-                "hand": sorted(hand),
-                "extra_bus": board.extra_open,
-                "bonus_sort": SORTS[self.bonus_sort(k)] if self.passenger_bonus and k != self.proxy else None,
-                "requirement": self.requirement(k) if self.end_bonus and k != self.proxy else None,
-            })
+            boards.append(
+                {
+                    "name": self.name(k),
+                    "buses": [
+                        {
+                            "seats": self.bus_seats[b],
+                            "open": self.bus_open(k, b),
+                            "sort": None if self.bus_sort(k, b) is None else SORTS[self.bus_sort(k, b)],
+                            "passengers": [code(t) for t in board.buses[b]],
+                        }
+                        for b in range(3)
+                    ],
+                    "queue": [code(t) for t in board.queue],
+                    "pile": [code(t) for t in board.pile],
+                    "penalty": [code(t) for t in board.penalty],
+                    "received": [code(t) for t in board.received],
+                    "hand": sorted(hand),
+                    "extra_bus": board.extra_open,
+                    "bonus_sort": SORTS[self.bonus_sort(k)]
+                    if self.passenger_bonus and k != self.proxy
+                    else None,
+                    "requirement": self.requirement(k) if self.end_bonus and k != self.proxy else None,
+                }
+            )
         played = [{"owner": k, "tile": self.bids[k]} for k in self.played] if revealed else []
         positions = []
         for i in range(self.participants):
             holder = self.zone_holders[i] if revealed else None
-            positions.append({"black": [s + 1 for s in self.zone.black[i]], "white": self.zone.white[i],
-                              "conductor": i == self.zone.conductor, "holder": holder,
-                              "tile": None if holder is None else self.bids[holder]})
+            positions.append(
+                {
+                    "black": [s + 1 for s in self.zone.black[i]],
+                    "white": self.zone.white[i],
+                    "conductor": i == self.zone.conductor,
+                    "holder": holder,
+                    "tile": None if holder is None else self.bids[holder],
+                }
+            )
         by_kind = {KIND_NAMES[k]: c for k, c in enumerate(self.stack)}
         return {
             "game": "busstop",
@@ -893,7 +1080,7 @@ class BusstopState(State):
         }
 
     # -- copying ------------------------------------------------------------------------------------
-    def clone(self) -> "BusstopState":
+    def clone(self) -> BusstopState:
         other = BusstopState.__new__(BusstopState)
         other.__dict__.update(self.__dict__)
         self._copy_base_into(other)

@@ -2,15 +2,42 @@
 
 ``bus_lab.load_game("ride_the_bus", players=4)``; rules ``RTB-…`` in the rule catalogue.
 """
+
 from bus_lab.games.ride_the_bus.cards import card_code, parse_card
 from bus_lab.games.ride_the_bus.game import RideTheBusGame
 from bus_lab.games.ride_the_bus.state import (
-    BLACK, CLUBS, DIAMONDS, GIVE_BASE, HEARTS, HIGHER, INSIDE, LOWER, OUTSIDE, QUESTIONS, RED,
-    SPADES, RideTheBusState, judge,
+    BLACK,
+    CLUBS,
+    DIAMONDS,
+    GIVE_BASE,
+    HEARTS,
+    HIGHER,
+    INSIDE,
+    LOWER,
+    OUTSIDE,
+    QUESTIONS,
+    RED,
+    SPADES,
+    RideTheBusState,
+    judge,
 )
 
 __all__ = [
-    "RideTheBusGame", "RideTheBusState", "card_code", "parse_card", "judge", "QUESTIONS",
-    "RED", "BLACK", "HIGHER", "LOWER", "INSIDE", "OUTSIDE", "CLUBS", "DIAMONDS", "HEARTS",
-    "SPADES", "GIVE_BASE",
+    "RideTheBusGame",
+    "RideTheBusState",
+    "card_code",
+    "parse_card",
+    "judge",
+    "QUESTIONS",
+    "RED",
+    "BLACK",
+    "HIGHER",
+    "LOWER",
+    "INSIDE",
+    "OUTSIDE",
+    "CLUBS",
+    "DIAMONDS",
+    "HEARTS",
+    "SPADES",
+    "GIVE_BASE",
 ]

@@ -3,14 +3,28 @@
 A card is an int 0–51: ``rank * 4 + suit``, rank 0 = two … 12 = ace, suit 0–3 = clubs,
 diamonds, hearts, spades. Its code is rank then suit: ``"TD"`` (ten of diamonds), ``"AS"``.
 """
+
 from __future__ import annotations
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = "♣♦♥♠"
-RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king", "ace")
+RANK_NAMES = (
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
 DECK = tuple(range(52))
 
 
@@ -54,5 +68,7 @@ def parse_card(code: str) -> int:
     if text.startswith("10"):
         text = "T" + text[2:]
     if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
-        raise ValueError(f"{code!r} is not a card code: use rank 2-9, T, J, Q, K, A then suit C, D, H, S (e.g. 'TD')")
+        raise ValueError(
+            f"{code!r} is not a card code: use rank 2-9, T, J, Q, K, A then suit C, D, H, S (e.g. 'TD')"
+        )
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])

@@ -4,9 +4,11 @@ Rules: ``shared/rules/ride_the_bus.md`` (IDs ``RTB-…``), from the points versi
 (lowest total wins). Every option of the rules is playable: the Give & Take board, flat row points,
 the questions bus, the streak target and the solo gauntlet.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from bus_lab.engine.core import Game, Param
 from bus_lab.engine.errors import ParameterError

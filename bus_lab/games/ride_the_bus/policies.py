@@ -3,6 +3,7 @@
 Each policy is ``policy(state, rng) -> action`` with ``rng`` a ``random.Random`` supplied by the
 caller (a :class:`~bus_lab.engine.session.Session` derives it from its seed).
 """
+
 from __future__ import annotations
 
 import random

@@ -16,6 +16,7 @@ marker; everywhere the board or its description names a card it prints rank and 
 (``"8♠"``, :func:`code_label`); every SVG has ``role="img"`` and an ``aria-label`` describing the
 table in words.
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -38,8 +39,12 @@ BUS_X = MID_X + MID_W + 24
 BUS_W = 6 * (CARD_W + 4) + 6
 ROW_H = CARD_H + 22
 #: How the rider's questions read on the questions bus (they compare against the run, RTB-QB-COMPARE).
-BUS_QUESTIONS = ("red or black?", "higher or lower than the run's 1st card?",
-                 "inside or outside the run's first two?", "which suit?")
+BUS_QUESTIONS = (
+    "red or black?",
+    "higher or lower than the run's 1st card?",
+    "inside or outside the run's first two?",
+    "which suit?",
+)
 
 
 def _label(code: str) -> tuple[str, str, str]:
@@ -61,37 +66,58 @@ def card_svg(code: str | None, x: float, y: float, highlight: bool = False, fade
     stroke = HIGHLIGHT if highlight else "#444"
     width = 3 if highlight else 1
     if code is None:
-        return (f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{BACK}" '
-                f'stroke="{stroke}" stroke-width="{width}"/>'
-                f'<rect x="{x + 5}" y="{y + 5}" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" '
-                f'fill="none" stroke="white" stroke-dasharray="3 2"/>')
+        return (
+            f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{BACK}" '
+            f'stroke="{stroke}" stroke-width="{width}"/>'
+            f'<rect x="{x + 5}" y="{y + 5}" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" '
+            f'fill="none" stroke="white" stroke-dasharray="3 2"/>'
+        )
     rank, symbol, ink = _label(code)
     if faded and not highlight:
         stroke = "#999"
     # A resolved card is grey-backed with a dashed edge; its ink keeps full contrast (no fading).
     fill, dash = ("#ececec", ' stroke-dasharray="4 3"') if faded else ("white", "")
-    return (f'<g><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="{width}"{dash}/><g>'
-            f'<text x="{x + CARD_W / 2}" y="{y + 24}" font-size="17" font-weight="bold" text-anchor="middle" '
-            f'fill="{ink}" font-family="sans-serif">{rank}</text>'
-            f'<text x="{x + CARD_W / 2}" y="{y + 46}" font-size="20" text-anchor="middle" fill="{ink}" '
-            f'font-family="sans-serif">{symbol}</text></g></g>')
+    return (
+        f'<g><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="{width}"{dash}/><g>'
+        f'<text x="{x + CARD_W / 2}" y="{y + 24}" font-size="17" font-weight="bold" text-anchor="middle" '
+        f'fill="{ink}" font-family="sans-serif">{rank}</text>'
+        f'<text x="{x + CARD_W / 2}" y="{y + 46}" font-size="20" text-anchor="middle" fill="{ink}" '
+        f'font-family="sans-serif">{symbol}</text></g></g>'
+    )
 
 
 def slot_svg(x: float, y: float, label: str = "", highlight: bool = False) -> str:
     """An empty place for a card (dashed outline) with an optional short label inside."""
     stroke = HIGHLIGHT if highlight else "#888"
     width = 3 if highlight else 1
-    text = (f'<text x="{x + CARD_W / 2}" y="{y + CARD_H / 2 + 4}" font-size="11" text-anchor="middle" '
-            f'fill="{MUTED}" font-family="sans-serif">{escape(label)}</text>') if label else ""
-    return (f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#fbfcfa" stroke="{stroke}" '
-            f'stroke-width="{width}" stroke-dasharray="4 3"/>{text}')
+    text = (
+        (
+            f'<text x="{x + CARD_W / 2}" y="{y + CARD_H / 2 + 4}" font-size="11" text-anchor="middle" '
+            f'fill="{MUTED}" font-family="sans-serif">{escape(label)}</text>'
+        )
+        if label
+        else ""
+    )
+    return (
+        f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#fbfcfa" stroke="{stroke}" '
+        f'stroke-width="{width}" stroke-dasharray="4 3"/>{text}'
+    )
 
 
-def _text(x: float, y: float, s: str, size: int = 13, weight: str = "normal", anchor: str = "start",
-          fill: str = "#111") -> str:
-    return (f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" text-anchor="{anchor}" '
-            f'fill="{fill}" font-family="sans-serif">{escape(s)}</text>')
+def _text(
+    x: float,
+    y: float,
+    s: str,
+    size: int = 13,
+    weight: str = "normal",
+    anchor: str = "start",
+    fill: str = "#111",
+) -> str:
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" text-anchor="{anchor}" '
+        f'fill="{fill}" font-family="sans-serif">{escape(s)}</text>'
+    )
 
 
 def _plural(k: int, word: str) -> str:
@@ -137,18 +163,24 @@ def describe(view: dict[str, Any]) -> str:
         view (dict): ``state.view(seat)``.
     """
     gauntlet = _gauntlet(view)
-    rows = "; ".join(f"seat {s}: {' '.join(_names(r)) or 'no cards'}, {_plural(p, 'point')}"
-                     for s, (r, p) in enumerate(zip(view["rows"], view["points"])))
+    rows = "; ".join(
+        f"seat {s}: {' '.join(_names(r)) or 'no cards'}, {_plural(p, 'point')}"
+        for s, (r, p) in enumerate(zip(view["rows"], view["points"]))
+    )
     parts = [f"Ride the Bus table{' (solo gauntlet)' if gauntlet else ''}. {view['status']} Rows: {rows}."]
     if gauntlet:
         parts.append("Part 1 points only set the ride order.")
     if view.get("pyramid"):
         flipped = [f"{code_label(s['card'])} on row {s['row']}" for s in view["pyramid"] if s["card"]]
-        parts.append(f"Pyramid, {_row_points_words(view)}: "
-                     f"{', '.join(flipped) if flipped else 'no card flipped yet'}.")
+        parts.append(
+            f"Pyramid, {_row_points_words(view)}: {', '.join(flipped) if flipped else 'no card flipped yet'}."
+        )
     if view.get("spots"):
-        spots = [f"row {s['row']} {s['kind']} spot ({s['points']} per card): "
-                 f"{' then '.join(_names(s['cards'])) if s['cards'] else 'not flipped'}" for s in view["spots"]]
+        spots = [
+            f"row {s['row']} {s['kind']} spot ({s['points']} per card): "
+            f"{' then '.join(_names(s['cards'])) if s['cards'] else 'not flipped'}"
+            for s in view["spots"]
+        ]
         parts.append("Give and Take board: " + "; ".join(spots) + ".")
     bus = view["bus"]
     if gauntlet:
@@ -156,18 +188,24 @@ def describe(view: dict[str, Any]) -> str:
         if order:
             parts.append(f"Ride order: {order}. {_ride_text(view)}; {bus['target']} hits in a row win.")
         if bus["rider"] is not None and gauntlet["order"]:
-            parts.append(f"Seat {bus['rider']} rides, streak {bus['streak']}, card to beat "
-                         f"{code_label(bus['card_to_beat']) or 'not flipped yet'}.")
+            parts.append(
+                f"Seat {bus['rider']} rides, streak {bus['streak']}, card to beat "
+                f"{code_label(bus['card_to_beat']) or 'not flipped yet'}."
+            )
     elif bus["rider"] is not None:
         if bus["kind"] == "questions":
-            parts.append(f"Questions bus: seat {bus['rider']} rides, run so far "
-                         f"{' '.join(_names(bus['run'])) or 'empty'}, guess {bus['guesses']} of {bus['max_guesses']} "
-                         "used.")
+            parts.append(
+                f"Questions bus: seat {bus['rider']} rides, run so far "
+                f"{' '.join(_names(bus['run'])) or 'empty'}, guess {bus['guesses']} of {bus['max_guesses']} "
+                "used."
+            )
         else:
             beat = code_label(bus["card_to_beat"]) or "not flipped yet"
-            parts.append(f"Bus: seat {bus['rider']} rides, card to beat {beat}, "
-                         f"streak {bus['streak']} of {bus['target']}, guesses {bus['guesses']} of "
-                         f"{bus['max_guesses']}.")
+            parts.append(
+                f"Bus: seat {bus['rider']} rides, card to beat {beat}, "
+                f"streak {bus['streak']} of {bus['target']}, guesses {bus['guesses']} of "
+                f"{bus['max_guesses']}."
+            )
     return " ".join(parts)
 
 
@@ -182,7 +220,9 @@ def _rows_svg(view: dict[str, Any]) -> list[str]:
         y = 30 + seat * ROW_H
         marker = "▶ " if seat == to_move else ("★ " if seat in winners else "")
         rider = " (rider)" if view["bus"]["rider"] == seat else ""
-        out.append(_text(ROWS_X, y + 24, f"{marker}Seat {seat}{rider}", 13, "bold" if seat == to_move else "normal"))
+        out.append(
+            _text(ROWS_X, y + 24, f"{marker}Seat {seat}{rider}", 13, "bold" if seat == to_move else "normal")
+        )
         out.append(_text(ROWS_X, y + 42, _plural(view["points"][seat], "point"), 12, fill=MUTED))
         if gauntlet and n > 1:
             out.append(_text(ROWS_X, y + 56, "(sets ride order)", 10, fill=MUTED))
@@ -201,11 +241,19 @@ def _pyramid_svg(view: dict[str, Any]) -> list[str]:
         x0 = MID_X + (4 - size) * (CARD_W + 8) / 2
         for k in range(size):
             spot = view["pyramid"][index]
-            out.append(card_svg(spot["card"], x0 + k * (CARD_W + 8), y, highlight=spot["current"],
-                                faded=spot["card"] is not None and not spot["current"]))
+            out.append(
+                card_svg(
+                    spot["card"],
+                    x0 + k * (CARD_W + 8),
+                    y,
+                    highlight=spot["current"],
+                    faded=spot["card"] is not None and not spot["current"],
+                )
+            )
             if spot["current"]:
-                out.append(_text(x0 + k * (CARD_W + 8) + CARD_W / 2, y - 2, "▼ now", 10, "bold", "middle",
-                                 HIGHLIGHT))
+                out.append(
+                    _text(x0 + k * (CARD_W + 8) + CARD_W / 2, y - 2, "▼ now", 10, "bold", "middle", HIGHLIGHT)
+                )
             index += 1
         worth = view["pyramid"][index - 1]["points"]
         out.append(_text(MID_X + width + 2, y + CARD_H / 2 - 2, f"row {row}", 11, fill=MUTED))
@@ -233,8 +281,16 @@ def _spot_svg(spot: dict[str, Any], x: float, y: float, focus: bool) -> list[str
     if len(cards) > 1:
         notes.append(f"{len(cards)} flips")
     if notes:
-        out.append(_text(x, y + CARD_H + 12, " · ".join(notes), 10, "bold" if marked else "normal",
-                         fill=HIGHLIGHT if marked else MUTED))
+        out.append(
+            _text(
+                x,
+                y + CARD_H + 12,
+                " · ".join(notes),
+                10,
+                "bold" if marked else "normal",
+                fill=HIGHLIGHT if marked else MUTED,
+            )
+        )
     return out
 
 
@@ -263,9 +319,11 @@ def _gauntlet_svg(view: dict[str, Any]) -> list[str]:
     g = view["gauntlet"]
     bus = view["bus"]
     winners = set(view["winners"])
-    out = [_text(MID_X, 20, "Solo gauntlet", 14, "bold"),
-           _text(MID_X, 40, f"{bus['target']} hits in a row win on the spot", 12),
-           _text(MID_X, 56, "No pyramid, no bus (RTB-SG-FLOW)", 11, fill=MUTED)]
+    out = [
+        _text(MID_X, 20, "Solo gauntlet", 14, "bold"),
+        _text(MID_X, 40, f"{bus['target']} hits in a row win on the spot", 12),
+        _text(MID_X, 56, "No pyramid, no bus (RTB-SG-FLOW)", 11, fill=MUTED),
+    ]
     if not g["order"]:
         if view["players"] == 1:
             out.append(_text(MID_X, 84, f"One rider: {g['total_rides']} rides", 12))
@@ -282,8 +340,11 @@ def _gauntlet_svg(view: dict[str, Any]) -> list[str]:
         mark = "▶" if seat == riding else ("★" if seat in winners else "")
         out.append(_text(MID_X, y, mark, 12, "bold"))
         out.append(_text(MID_X + 16, y, f"{k + 1}. Seat {seat}", 12, "bold" if seat == riding else "normal"))
-        out.append(_text(MID_X + MID_W - 8, y, f"{g['best'][seat]}", 12, "bold" if seat == riding else "normal",
-                         "end"))
+        out.append(
+            _text(
+                MID_X + MID_W - 8, y, f"{g['best'][seat]}", 12, "bold" if seat == riding else "normal", "end"
+            )
+        )
     return out
 
 
@@ -309,8 +370,15 @@ def _higher_lower_bus_svg(view: dict[str, Any], title: str, gauntlet: bool) -> l
         beat = code_label(bus["card_to_beat"])
         out.append(_text(BUS_X, 92 + CARD_H + 18, f"Card to beat: {beat} (the last card)", 12, "bold"))
     if len(bus["cards"]) > len(recent):
-        out.append(_text(BUS_X, 92 + CARD_H + 36, f"(the last {len(recent)} of {len(bus['cards'])} cards dealt)",
-                         11, fill=MUTED))
+        out.append(
+            _text(
+                BUS_X,
+                92 + CARD_H + 36,
+                f"(the last {len(recent)} of {len(bus['cards'])} cards dealt)",
+                11,
+                fill=MUTED,
+            )
+        )
     return out
 
 
@@ -340,8 +408,17 @@ def _questions_bus_svg(view: dict[str, Any]) -> list[str]:
             out.append(card_svg(run[k], x, y))
         else:
             out.append(slot_svg(x, y, f"Q{k + 1}", highlight=now))
-        out.append(_text(x + CARD_W / 2, y + CARD_H + 14, ("▲ " if now else "") + f"Q{k + 1}", 11,
-                         "bold" if now else "normal", "middle", HIGHLIGHT if now else MUTED))
+        out.append(
+            _text(
+                x + CARD_W / 2,
+                y + CARD_H + 14,
+                ("▲ " if now else "") + f"Q{k + 1}",
+                11,
+                "bold" if now else "normal",
+                "middle",
+                HIGHLIGHT if now else MUTED,
+            )
+        )
     y += CARD_H + 36
     out.append(_text(BUS_X, y, f"Run: {len(run)} right in a row (best {bus['best_streak']})", 12))
     if not run and bus["cards"]:
@@ -371,10 +448,12 @@ def table_svg(view: dict[str, Any], next_spot: int | None = None) -> str:
     bus_h = 106 + CARD_H + 60
     height = max(30 + n * ROW_H, mid_h, bus_h, 200) + 30
     width = BUS_X + BUS_W
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" role="img" '
-             f'aria-label="{escape(describe(view))}">',
-             f'<rect width="{width}" height="{height}" fill="#f4f7f2" rx="8"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto" role="img" '
+        f'aria-label="{escape(describe(view))}">',
+        f'<rect width="{width}" height="{height}" fill="#f4f7f2" rx="8"/>',
+    ]
     parts.extend(_rows_svg(view))
     if gauntlet:
         parts.extend(_gauntlet_svg(view))
@@ -406,25 +485,35 @@ def table_text(view: dict[str, Any]) -> str:
     (``"10♦"``, see :func:`code_label`), hidden cards as ``##``."""
     lines = [view["status"]]
     for seat in range(view["players"]):
-        lines.append(f"Seat {seat}: {' '.join(_names(view['rows'][seat])) or '-':<12} {view['points'][seat]} points")
+        lines.append(
+            f"Seat {seat}: {' '.join(_names(view['rows'][seat])) or '-':<12} {view['points'][seat]} points"
+        )
     if view.get("pyramid"):
         lines.append("Pyramid: " + " ".join(code_label(spot["card"]) or "##" for spot in view["pyramid"]))
     if view.get("spots"):
-        spots = [f"{s['kind'][0].upper()}{s['row']}:{'/'.join(_names(s['cards'])) or '##'}" for s in view["spots"]]
+        spots = [
+            f"{s['kind'][0].upper()}{s['row']}:{'/'.join(_names(s['cards'])) or '##'}" for s in view["spots"]
+        ]
         lines.append("Give & Take: " + " ".join(spots))
     bus = view["bus"]
     gauntlet = _gauntlet(view)
     if gauntlet and gauntlet["order"]:
         order = " ".join(f"{s}(best {gauntlet['best'][s]})" for s in gauntlet["order"])
-        lines.append(f"Gauntlet: {_ride_text(view).lower()}, order {order}, "
-                     f"seat {bus['rider']} rides, card to beat {code_label(bus['card_to_beat']) or '-'}, streak "
-                     f"{bus['streak']}/{bus['target']}")
+        lines.append(
+            f"Gauntlet: {_ride_text(view).lower()}, order {order}, "
+            f"seat {bus['rider']} rides, card to beat {code_label(bus['card_to_beat']) or '-'}, streak "
+            f"{bus['streak']}/{bus['target']}"
+        )
     elif not gauntlet and bus["rider"] is not None:
         if bus["kind"] == "questions":
-            lines.append(f"Questions bus: seat {bus['rider']} rides, run {' '.join(_names(bus['run'])) or '-'}, "
-                         f"guesses {bus['guesses']}/{bus['max_guesses']}")
+            lines.append(
+                f"Questions bus: seat {bus['rider']} rides, run {' '.join(_names(bus['run'])) or '-'}, "
+                f"guesses {bus['guesses']}/{bus['max_guesses']}"
+            )
         else:
-            lines.append(f"Bus: seat {bus['rider']} rides, card to beat {code_label(bus['card_to_beat']) or '-'}, "
-                         f"streak {bus['streak']}/{bus['target']}, guesses {bus['guesses']}/{bus['max_guesses']}")
+            lines.append(
+                f"Bus: seat {bus['rider']} rides, card to beat {code_label(bus['card_to_beat']) or '-'}, "
+                f"streak {bus['streak']}/{bus['target']}, guesses {bus['guesses']}/{bus['max_guesses']}"
+            )
     lines.append(f"Draw pile {view['draw_pile']}, discard {len(view['discard'])}")
     return "\n".join(lines)

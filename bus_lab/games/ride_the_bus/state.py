@@ -15,6 +15,7 @@ Sentences (event texts and :meth:`RideTheBusState.status`) name a card the way t
 rank and suit symbol (``"10♦"``, :func:`.cards.card_label`); action labels, scripted decks and the
 machine-readable ``Event.data`` keep the card codes (``"TD"``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,8 +28,16 @@ from bus_lab.games.ride_the_bus import cards as C
 RED, BLACK, HIGHER, LOWER, INSIDE, OUTSIDE, CLUBS, DIAMONDS, HEARTS, SPADES = range(100, 110)
 GIVE_BASE = 200
 GUESS_LABELS = {
-    RED: "red", BLACK: "black", HIGHER: "higher", LOWER: "lower", INSIDE: "inside",
-    OUTSIDE: "outside", CLUBS: "clubs", DIAMONDS: "diamonds", HEARTS: "hearts", SPADES: "spades",
+    RED: "red",
+    BLACK: "black",
+    HIGHER: "higher",
+    LOWER: "lower",
+    INSIDE: "inside",
+    OUTSIDE: "outside",
+    CLUBS: "clubs",
+    DIAMONDS: "diamonds",
+    HEARTS: "hearts",
+    SPADES: "spades",
 }
 MAX_BUS_GUESSES = 40  # RTB-B-END, RTB-QB-END
 PYRAMID_ROWS = (4, 3, 2, 1)  # RTB-P-LAYOUT: bottom row first
@@ -150,10 +159,19 @@ class RideTheBusState(State):
         self.streak = 0
         self.best_streak = 0
         self.bus_guesses = 0
-        self._log("RTB-SETUP-DECK", "One standard 52-card deck is shuffled; aces are high (2 lowest, A highest).")
-        seats = "one player sits at seat 0" if n == 1 else f"{n} players sit at seats 0 to {n - 1}; play goes in seat order"
+        self._log(
+            "RTB-SETUP-DECK", "One standard 52-card deck is shuffled; aces are high (2 lowest, A highest)."
+        )
+        seats = (
+            "one player sits at seat 0"
+            if n == 1
+            else f"{n} players sit at seats 0 to {n - 1}; play goes in seat order"
+        )
         self._log("RTB-SETUP-PLAYERS", f"{seats[0].upper()}{seats[1:]}.", players=n)
-        self._log("RTB-SCORE-LOW", "Points are bad: every part adds to one running total, and the lowest total wins.")
+        self._log(
+            "RTB-SCORE-LOW",
+            "Points are bad: every part adds to one running total, and the lowest total wins.",
+        )
 
     # -- protocol ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -230,9 +248,14 @@ class RideTheBusState(State):
         q = QUESTIONS[self.q_round]
         seat = self.q_seat
         self.pending_guess = guess
-        self._log(q.rule, f"{seat_name(seat)} answers Q{q.number} ({q.text}): {GUESS_LABELS[guess]}, "
-                  f"{q.points} point{'s' if q.points > 1 else ''} at stake.",
-                  seat=seat, guess=GUESS_LABELS[guess], points=q.points)
+        self._log(
+            q.rule,
+            f"{seat_name(seat)} answers Q{q.number} ({q.text}): {GUESS_LABELS[guess]}, "
+            f"{q.points} point{'s' if q.points > 1 else ''} at stake.",
+            seat=seat,
+            guess=GUESS_LABELS[guess],
+            points=q.points,
+        )
         self._to_chance("deal")
 
     def _on_deal(self, card: int) -> None:
@@ -242,20 +265,37 @@ class RideTheBusState(State):
         right = judge(self.pending_guess, card, self.rows[seat])
         self.pending_guess = None
         self.rows[seat].append(card)
-        self._log("RTB-Q-ORDER", f"{C.card_label(card)} is dealt face up into {seat_name(seat)}'s row.",
-                  seat=seat, card=C.card_code(card))
+        self._log(
+            "RTB-Q-ORDER",
+            f"{C.card_label(card)} is dealt face up into {seat_name(seat)}'s row.",
+            seat=seat,
+            card=C.card_code(card),
+        )
         if right and self.num_players > 1:
-            self._log("RTB-Q-RIGHT", f"Right! {seat_name(seat)} hands {q.points} point"
-                      f"{'s' if q.points > 1 else ''} to another player.", seat=seat, points=q.points)
-            self.gives.append((seat, q.points, "RTB-Q-RIGHT", "Part 1: given by others for their right guesses"))
+            self._log(
+                "RTB-Q-RIGHT",
+                f"Right! {seat_name(seat)} hands {q.points} point"
+                f"{'s' if q.points > 1 else ''} to another player.",
+                seat=seat,
+                points=q.points,
+            )
+            self.gives.append(
+                (seat, q.points, "RTB-Q-RIGHT", "Part 1: given by others for their right guesses")
+            )
             self.node = "give"
         else:
             if right:
-                self._log("RTB-Q-RIGHT", f"Right! {seat_name(seat)} plays alone and loses nothing.", seat=seat)
+                self._log(
+                    "RTB-Q-RIGHT", f"Right! {seat_name(seat)} plays alone and loses nothing.", seat=seat
+                )
             else:
                 self._add_points(seat, q.points, "Part 1: wrong guesses", "RTB-Q-WRONG")
-                self._log("RTB-Q-WRONG", f"Wrong: {seat_name(seat)} takes {q.points} point"
-                          f"{'s' if q.points > 1 else ''}.", seat=seat, points=q.points)
+                self._log(
+                    "RTB-Q-WRONG",
+                    f"Wrong: {seat_name(seat)} takes {q.points} point{'s' if q.points > 1 else ''}.",
+                    seat=seat,
+                    points=q.points,
+                )
             self._next_question_turn()
 
     def _next_question_turn(self) -> None:
@@ -278,8 +318,13 @@ class RideTheBusState(State):
         giver, points, rule, what = self.gives.pop(0)
         taker = action - GIVE_BASE
         self._add_points(taker, points, what, rule)
-        self._log(rule, f"{seat_name(giver)} gives {points} point{'s' if points > 1 else ''} to "
-                  f"{seat_name(taker)}.", giver=giver, taker=taker, points=points)
+        self._log(
+            rule,
+            f"{seat_name(giver)} gives {points} point{'s' if points > 1 else ''} to {seat_name(taker)}.",
+            giver=giver,
+            taker=taker,
+            points=points,
+        )
         if self.gives:
             return
         if self.phase == "questions":
@@ -296,8 +341,11 @@ class RideTheBusState(State):
     # -- Part 2: the pyramid -------------------------------------------------------------
     def _start_pyramid(self) -> None:
         self.phase = "pyramid"
-        self._log("RTB-P-LAYOUT", "Part 2: ten cards lie face down in a pyramid of rows of 4, 3, 2 and 1. "
-                  "Each is turned up from the top of the deck when its turn comes.")
+        self._log(
+            "RTB-P-LAYOUT",
+            "Part 2: ten cards lie face down in a pyramid of rows of 4, 3, 2 and 1. "
+            "Each is turned up from the top of the deck when its turn comes.",
+        )
         self._to_chance("flip")
 
     def pyramid_row(self, index: int) -> int:
@@ -321,8 +369,13 @@ class RideTheBusState(State):
         self.draw.discard(card)
         self.pyramid[index] = card
         self.in_play = [card]
-        self._log("RTB-P-FLIP", f"Pyramid card {index + 1} of 10 (row {row}) is flipped: {C.card_label(card)}.",
-                  index=index, row=row, card=C.card_code(card))
+        self._log(
+            "RTB-P-FLIP",
+            f"Pyramid card {index + 1} of 10 (row {row}) is flipped: {C.card_label(card)}.",
+            index=index,
+            row=row,
+            card=C.card_code(card),
+        )
         for seat in range(self.num_players):  # RTB-P-MATCH: seat order
             matching = [c for c in self.rows[seat] if C.rank(c) == C.rank(card)]
             if not matching:
@@ -331,27 +384,39 @@ class RideTheBusState(State):
             self.discard.extend(matching)
             codes = [C.card_code(c) for c in matching]
             names = ", ".join(C.card_label(c) for c in matching)
-            self._log("RTB-P-MATCH", f"{seat_name(seat)} matches and plays {names}.",
-                      seat=seat, cards=codes)
-            self._log("RTB-DISCARD", f"{names} go{'es' if len(codes) == 1 else ''} to the discard pile.",
-                      cards=codes)
-            for c in matching:
+            self._log("RTB-P-MATCH", f"{seat_name(seat)} matches and plays {names}.", seat=seat, cards=codes)
+            self._log(
+                "RTB-DISCARD",
+                f"{names} go{'es' if len(codes) == 1 else ''} to the discard pile.",
+                cards=codes,
+            )
+            for _card in matching:
                 self.gives.append((seat, worth, "RTB-P-GIVE", "Part 2: pyramid points given by others"))
         if self.gives:
-            self._log("RTB-P-POINTS", f"Each card played on row {row} is worth {worth} point"
-                      f"{'s' if worth > 1 else ''}; its player picks who takes them.", row=row, points=worth)
+            self._log(
+                "RTB-P-POINTS",
+                f"Each card played on row {row} is worth {worth} point"
+                f"{'s' if worth > 1 else ''}; its player picks who takes them.",
+                row=row,
+                points=worth,
+            )
             self.node = "give"
         else:
             name = C.RANK_NAMES[C.rank(card)]
-            self._log("RTB-P-NOMATCH", f"Nobody holds {'an' if name[0] in 'aeiou' else 'a'} {name}: "
-                      f"on to the next card.")
+            self._log(
+                "RTB-P-NOMATCH",
+                f"Nobody holds {'an' if name[0] in 'aeiou' else 'a'} {name}: on to the next card.",
+            )
             self._finish_flip()
 
     def _finish_flip(self) -> None:
         card = self.in_play.pop()
         self.discard.append(card)
-        self._log("RTB-DISCARD", f"The flipped {C.card_label(card)} goes to the discard pile.",
-                  cards=[C.card_code(card)])
+        self._log(
+            "RTB-DISCARD",
+            f"The flipped {C.card_label(card)} goes to the discard pile.",
+            cards=[C.card_code(card)],
+        )
         self.pyramid_index += 1
         if self.pyramid_index == len(self.pyramid):
             self._start_bus()
@@ -361,8 +426,11 @@ class RideTheBusState(State):
     # -- Part 2 variant: the Give & Take board -------------------------------------------
     def _start_give_and_take(self) -> None:
         self.phase = "give_and_take"
-        self._log("RTB-GT-LAYOUT", "Part 2 on the Give & Take board: eight spots in four rows, a Give spot then a "
-                  "Take spot; each spot's card comes from the top of the deck when its turn comes.")
+        self._log(
+            "RTB-GT-LAYOUT",
+            "Part 2 on the Give & Take board: eight spots in four rows, a Give spot then a "
+            "Take spot; each spot's card comes from the top of the deck when its turn comes.",
+        )
         self._to_chance("spot_flip")
 
     def spot_kind(self, index: int) -> str:
@@ -381,8 +449,13 @@ class RideTheBusState(State):
         self.spots[index].append(card)
         self.in_play = [card]
         again = " again" if len(self.spots[index]) > 1 else ""
-        self._log("RTB-GT-LAYOUT", f"The {kind.capitalize()} spot of row {row} is flipped{again}: "
-                  f"{C.card_label(card)}.", index=index, kind=kind, card=C.card_code(card))
+        self._log(
+            "RTB-GT-LAYOUT",
+            f"The {kind.capitalize()} spot of row {row} is flipped{again}: {C.card_label(card)}.",
+            index=index,
+            kind=kind,
+            card=C.card_code(card),
+        )
         rule = "RTB-GT-GIVE" if kind == "give" else "RTB-GT-TAKE"
         matched = False
         for seat in range(self.num_players):
@@ -395,19 +468,35 @@ class RideTheBusState(State):
             codes = [C.card_code(c) for c in matching]
             names = ", ".join(C.card_label(c) for c in matching)
             if kind == "give":
-                self._log(rule, f"{seat_name(seat)} plays {names} and picks who takes the points.",
-                          seat=seat, cards=codes)
+                self._log(
+                    rule,
+                    f"{seat_name(seat)} plays {names} and picks who takes the points.",
+                    seat=seat,
+                    cards=codes,
+                )
                 for _ in matching:
                     self.gives.append((seat, worth, rule, "Part 2: Give spot points given by others"))
             else:
                 self._add_points(seat, worth * len(matching), "Part 2: Take spot points", rule)
-                self._log(rule, f"{seat_name(seat)} plays {names} and takes {worth * len(matching)} "
-                          f"point{'s' if worth * len(matching) > 1 else ''}.", seat=seat, cards=codes)
-            self._log("RTB-DISCARD", f"{names} go{'es' if len(codes) == 1 else ''} to the discard pile.",
-                      cards=codes)
+                self._log(
+                    rule,
+                    f"{seat_name(seat)} plays {names} and takes {worth * len(matching)} "
+                    f"point{'s' if worth * len(matching) > 1 else ''}.",
+                    seat=seat,
+                    cards=codes,
+                )
+            self._log(
+                "RTB-DISCARD",
+                f"{names} go{'es' if len(codes) == 1 else ''} to the discard pile.",
+                cards=codes,
+            )
         if matched:
-            self._log("RTB-GT-POINTS", f"Row {row} is worth {worth} point{'s' if worth > 1 else ''} per card played.",
-                      row=row, points=worth)
+            self._log(
+                "RTB-GT-POINTS",
+                f"Row {row} is worth {worth} point{'s' if worth > 1 else ''} per card played.",
+                row=row,
+                points=worth,
+            )
             if self.gives:
                 self.node = "give"
             else:
@@ -418,27 +507,38 @@ class RideTheBusState(State):
         self.discard.append(card)
         held = {C.rank(c) for row_cards in self.rows for c in row_cards}
         if not any(C.rank(c) in held for c in list(self.draw) + self.discard):
-            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_label(card)}'s rank, and no card left in the draw or "
-                      f"discard pile matches a card in anyone's row: Part 2 ends.")
+            self._log(
+                "RTB-GT-REFLIP",
+                f"Nobody holds {C.card_label(card)}'s rank, and no card left in the draw or "
+                f"discard pile matches a card in anyone's row: Part 2 ends.",
+            )
             self._end_part_two()
         else:
-            self._log("RTB-GT-REFLIP", f"Nobody holds {C.card_label(card)}'s rank: it goes to the discard pile and "
-                      f"the spot is flipped again.")
+            self._log(
+                "RTB-GT-REFLIP",
+                f"Nobody holds {C.card_label(card)}'s rank: it goes to the discard pile and "
+                f"the spot is flipped again.",
+            )
             self._to_chance("spot_flip")
 
     def _finish_spot(self) -> None:
         card = self.in_play.pop()
         self.discard.append(card)
-        self._log("RTB-DISCARD", f"The spot's {C.card_label(card)} goes to the discard pile.",
-                  cards=[C.card_code(card)])
+        self._log(
+            "RTB-DISCARD",
+            f"The spot's {C.card_label(card)} goes to the discard pile.",
+            cards=[C.card_code(card)],
+        )
         self.spot_index += 1
         holders = sum(1 for row_cards in self.rows if row_cards)
         if self.spot_index == GIVE_TAKE_SPOTS:
             self._log("RTB-GT-END", "The eighth spot is done: Part 2 ends.")
             self._end_part_two()
         elif holders <= 1:
-            self._log("RTB-GT-END", f"{'Only one player still has' if holders else 'Nobody still has'} cards: "
-                      f"Part 2 ends early.")
+            self._log(
+                "RTB-GT-END",
+                f"{'Only one player still has' if holders else 'Nobody still has'} cards: Part 2 ends early.",
+            )
             self._end_part_two()
         else:
             self._to_chance("spot_flip")
@@ -452,12 +552,19 @@ class RideTheBusState(State):
         n = self.num_players
         rider = max(range(n), key=lambda s: (len(self.rows[s]), self.points[s], -s))
         self.rider = rider
-        self._log("RTB-B-RIDER", f"{seat_name(rider)} holds the most cards ({len(self.rows[rider])}) "
-                  f"and rides the bus (ties: more points, then the earlier seat).",
-                  rider=rider, cards=[len(r) for r in self.rows])
+        self._log(
+            "RTB-B-RIDER",
+            f"{seat_name(rider)} holds the most cards ({len(self.rows[rider])}) "
+            f"and rides the bus (ties: more points, then the earlier seat).",
+            rider=rider,
+            cards=[len(r) for r in self.rows],
+        )
         if self.bus_kind == "questions":
-            self._log("RTB-QB-ORDER", f"The questions bus: {seat_name(rider)} answers the four questions again, "
-                      f"each on a new card; there is no starting card.")
+            self._log(
+                "RTB-QB-ORDER",
+                f"The questions bus: {seat_name(rider)} answers the four questions again, "
+                f"each on a new card; there is no starting card.",
+            )
             self.node = "qb_guess"
         else:
             self._to_chance("bus_start")
@@ -468,20 +575,33 @@ class RideTheBusState(State):
         self.in_play = [card]
         self.bus_cards.append(card)
         if self.gauntlet:
-            self._log("RTB-SG-RIDE", f"The first ride starts: {C.card_label(card)} is flipped face up.",
-                      card=C.card_code(card))
+            self._log(
+                "RTB-SG-RIDE",
+                f"The first ride starts: {C.card_label(card)} is flipped face up.",
+                card=C.card_code(card),
+            )
         else:
-            self._log("RTB-B-FLIP", f"The bus starts: {C.card_label(card)} is flipped face up.", card=C.card_code(card))
+            self._log(
+                "RTB-B-FLIP",
+                f"The bus starts: {C.card_label(card)} is flipped face up.",
+                card=C.card_code(card),
+            )
         self.node = "bus_guess"
 
     def _on_bus_guess(self, guess: int) -> None:
         self.pending_guess = guess
         if self.gauntlet:
-            what = f"(ride {self.ride_number + 1} of {len(self.ride_order) * RIDES_EACH}, streak {self.streak})"
+            what = (
+                f"(ride {self.ride_number + 1} of {len(self.ride_order) * RIDES_EACH}, streak {self.streak})"
+            )
         else:
             what = f"(guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES})"
-        self._log("RTB-SG-RIDE" if self.gauntlet else "RTB-B-GUESS", f"{seat_name(self.rider)} calls "
-                  f"{GUESS_LABELS[guess]} than {C.card_label(self.card_to_beat)} {what}.", guess=GUESS_LABELS[guess])
+        self._log(
+            "RTB-SG-RIDE" if self.gauntlet else "RTB-B-GUESS",
+            f"{seat_name(self.rider)} calls "
+            f"{GUESS_LABELS[guess]} than {C.card_label(self.card_to_beat)} {what}.",
+            guess=GUESS_LABELS[guess],
+        )
         self._to_chance("bus_deal")
 
     def _on_bus_deal(self, card: int) -> None:
@@ -501,15 +621,29 @@ class RideTheBusState(State):
         if self.gauntlet:
             self._gauntlet_result(card, hit)
         elif hit:
-            self._log("RTB-B-STREAK", f"{C.card_label(card)}: a hit, streak {self.streak} of {self.target}.",
-                      card=C.card_code(card), hit=True, streak=self.streak)
+            self._log(
+                "RTB-B-STREAK",
+                f"{C.card_label(card)}: a hit, streak {self.streak} of {self.target}.",
+                card=C.card_code(card),
+                hit=True,
+                streak=self.streak,
+            )
         else:
             self.streak = 0
             self._add_points(rider, 1, "Part 3: misses on the bus", "RTB-B-STREAK")
-            self._log("RTB-B-STREAK", f"{C.card_label(card)}: a miss; {seat_name(rider)} takes 1 point and "
-                      f"the streak goes back to 0.", card=C.card_code(card), hit=False, streak=0)
-        self._log("RTB-DISCARD", f"{C.card_label(old)} is no longer needed and goes to the discard pile.",
-                  cards=[C.card_code(old)])
+            self._log(
+                "RTB-B-STREAK",
+                f"{C.card_label(card)}: a miss; {seat_name(rider)} takes 1 point and "
+                f"the streak goes back to 0.",
+                card=C.card_code(card),
+                hit=False,
+                streak=0,
+            )
+        self._log(
+            "RTB-DISCARD",
+            f"{C.card_label(old)} is no longer needed and goes to the discard pile.",
+            cards=[C.card_code(old)],
+        )
         if self.gauntlet:
             if self.node is not None:
                 self.node = "bus_guess"
@@ -531,9 +665,13 @@ class RideTheBusState(State):
         against = ""
         if q.number in (2, 3):
             against = " (against " + " and ".join(C.card_label(c) for c in self.run[: q.number - 1]) + ")"
-        self._log(rule, f"{seat_name(self.rider)} answers Q{q.number} ({q.text}) on the bus: "
-                  f"{GUESS_LABELS[guess]}{against}, guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.",
-                  guess=GUESS_LABELS[guess], question=q.number)
+        self._log(
+            rule,
+            f"{seat_name(self.rider)} answers Q{q.number} ({q.text}) on the bus: "
+            f"{GUESS_LABELS[guess]}{against}, guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.",
+            guess=GUESS_LABELS[guess],
+            question=q.number,
+        )
         self._to_chance("qb_deal")
 
     def _on_qb_deal(self, card: int) -> None:
@@ -549,8 +687,13 @@ class RideTheBusState(State):
             self.in_play = list(self.run)
             self.streak = len(self.run)
             self.best_streak = max(self.best_streak, self.streak)
-            self._log("RTB-QB-ORDER", f"{C.card_label(card)}: right on Q{q.number}.", card=C.card_code(card),
-                      hit=True, streak=self.streak)
+            self._log(
+                "RTB-QB-ORDER",
+                f"{C.card_label(card)}: right on Q{q.number}.",
+                card=C.card_code(card),
+                hit=True,
+                streak=self.streak,
+            )
         else:
             lost = self.run + [card]
             self.discard.extend(lost)
@@ -560,9 +703,14 @@ class RideTheBusState(State):
             self._add_points(rider, 1, "Part 3: misses on the bus", "RTB-QB-MISS")
             codes = [C.card_code(c) for c in lost]
             names = ", ".join(C.card_label(c) for c in lost)
-            self._log("RTB-QB-MISS", f"{C.card_label(card)}: a miss on Q{q.number}; {seat_name(rider)} takes 1 point, "
-                      f"goes back to Q1, and the run ({names}) goes to the discard pile.",
-                      card=C.card_code(card), hit=False, cards=codes)
+            self._log(
+                "RTB-QB-MISS",
+                f"{C.card_label(card)}: a miss on Q{q.number}; {seat_name(rider)} takes 1 point, "
+                f"goes back to Q1, and the run ({names}) goes to the discard pile.",
+                card=C.card_code(card),
+                hit=False,
+                cards=codes,
+            )
         if len(self.run) == len(QUESTIONS):
             self._log("RTB-QB-END", f"All four answered right in a row: {seat_name(rider)} gets off the bus.")
             self._finish()
@@ -579,12 +727,20 @@ class RideTheBusState(State):
         self.ride_order = sorted(range(n), key=lambda s: (-self.points[s], s))
         self.rider = self.ride_order[0]
         self.streak = 0
-        self._log("RTB-SG-FLOW", "The gauntlet has no pyramid and no bus: the rides start straight after Part 1.")
+        self._log(
+            "RTB-SG-FLOW", "The gauntlet has no pyramid and no bus: the rides start straight after Part 1."
+        )
         self._log("RTB-SG-QUESTIONS", "Part 1 points only set the ride order.", points=list(self.points))
         order = ", ".join(f"{seat_name(s)} ({self.points[s]})" for s in self.ride_order)
-        self._log("RTB-SG-ORDER", f"Ride order, most points first, ties to the earlier seat: {order}.",
-                  order=list(self.ride_order))
-        self._log("RTB-SG-RIDES", f"Each player gets {RIDES_EACH} rides; {self.target} hits in a row wins on the spot.")
+        self._log(
+            "RTB-SG-ORDER",
+            f"Ride order, most points first, ties to the earlier seat: {order}.",
+            order=list(self.ride_order),
+        )
+        self._log(
+            "RTB-SG-RIDES",
+            f"Each player gets {RIDES_EACH} rides; {self.target} hits in a row wins on the spot.",
+        )
         self._to_chance("bus_start")
 
     def _gauntlet_result(self, card: int, hit: bool) -> None:
@@ -594,31 +750,52 @@ class RideTheBusState(State):
         if hit:
             self.ride_best[rider] = max(self.ride_best[rider], self.streak)
             if self.streak >= self.target:
-                self._log("RTB-SG-WIN", f"{label}: {self.target} hits in a row! {seat_name(rider)} wins on the spot.",
-                          card=code, hit=True, streak=self.streak)
+                self._log(
+                    "RTB-SG-WIN",
+                    f"{label}: {self.target} hits in a row! {seat_name(rider)} wins on the spot.",
+                    card=code,
+                    hit=True,
+                    streak=self.streak,
+                )
                 self.gauntlet_winners = [rider]
                 self._finish()
             else:
-                self._log("RTB-SG-RIDE", f"{label}: a hit, streak {self.streak}.", card=code, hit=True,
-                          streak=self.streak)
+                self._log(
+                    "RTB-SG-RIDE",
+                    f"{label}: a hit, streak {self.streak}.",
+                    card=code,
+                    hit=True,
+                    streak=self.streak,
+                )
             return
         self.ride_number += 1
         total = len(self.ride_order) * RIDES_EACH
-        self._log("RTB-SG-RIDE", f"{label}: a miss ends {seat_name(rider)}'s ride {self.ride_number} of {total} "
-                  f"(streak {self.streak}); {label} is the card to beat for the next ride.", card=code, hit=False,
-                  streak=self.streak)
+        self._log(
+            "RTB-SG-RIDE",
+            f"{label}: a miss ends {seat_name(rider)}'s ride {self.ride_number} of {total} "
+            f"(streak {self.streak}); {label} is the card to beat for the next ride.",
+            card=code,
+            hit=False,
+            streak=self.streak,
+        )
         self.streak = 0
         if self.ride_number >= total:
             best = max(self.ride_best)
             if len(self.ride_order) == 1:
                 self.gauntlet_winners = []
-                self._log("RTB-SG-WIN", f"All {RIDES_EACH} rides are used without {self.target} hits in a row: "
-                          f"the lone rider loses (best ride {best}).")
+                self._log(
+                    "RTB-SG-WIN",
+                    f"All {RIDES_EACH} rides are used without {self.target} hits in a row: "
+                    f"the lone rider loses (best ride {best}).",
+                )
             else:
                 self.gauntlet_winners = [s for s in range(self.num_players) if self.ride_best[s] == best]
                 names = " and ".join(seat_name(s) for s in self.gauntlet_winners)
-                self._log("RTB-SG-WIN", f"Nobody made {self.target} in a row; the longest streak ({best}) wins: "
-                          f"{names}.", winners=list(self.gauntlet_winners))
+                self._log(
+                    "RTB-SG-WIN",
+                    f"Nobody made {self.target} in a row; the longest streak ({best}) wins: {names}.",
+                    winners=list(self.gauntlet_winners),
+                )
             self._finish()
         else:
             self.rider = self.ride_order[self.ride_number % len(self.ride_order)]
@@ -636,7 +813,9 @@ class RideTheBusState(State):
             names = " and ".join(seat_name(s) for s in winners)
             self._log("RTB-SCORE-TIE", f"{names} tie on {best} points and share the win.", winners=winners)
         else:
-            self._log("RTB-SCORE-TIE", f"{seat_name(winners[0])} wins alone with {best} points.", winners=winners)
+            self._log(
+                "RTB-SCORE-TIE", f"{seat_name(winners[0])} wins alone with {best} points.", winners=winners
+            )
 
     # -- drawing -------------------------------------------------------------------------
     def _to_chance(self, node: str) -> None:
@@ -654,8 +833,12 @@ class RideTheBusState(State):
                 kept = "cards in rows and the card to beat"
             else:
                 kept = "cards in rows"
-            self._log("RTB-DECK-EMPTY", f"The draw pile is empty: the {count} discarded cards are shuffled into "
-                      f"a new draw pile ({kept} stay where they are).", cards=count)
+            self._log(
+                "RTB-DECK-EMPTY",
+                f"The draw pile is empty: the {count} discarded cards are shuffled into "
+                f"a new draw pile ({kept} stay where they are).",
+                cards=count,
+            )
 
     # -- results -------------------------------------------------------------------------
     def returns(self) -> list[int]:
@@ -746,15 +929,21 @@ class RideTheBusState(State):
         if node == "qb_guess":
             q = QUESTIONS[len(self.run)]
             run = [C.card_label(c) for c in self.run]
-            text = {2: f"higher or lower than the run's first card {run[0]}" if run else q.text,
-                    3: f"inside or outside the run's first two cards {' and '.join(run[:2])}"}.get(q.number, q.text)
-            return (f"{seat_name(self.rider)} on the questions bus, Q{q.number}: {text}? "
-                    f"Guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.")
+            text = {
+                2: f"higher or lower than the run's first card {run[0]}" if run else q.text,
+                3: f"inside or outside the run's first two cards {' and '.join(run[:2])}",
+            }.get(q.number, q.text)
+            return (
+                f"{seat_name(self.rider)} on the questions bus, Q{q.number}: {text}? "
+                f"Guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}."
+            )
         if node == "qb_deal":
             return f"Deal the next bus card ({GUESS_LABELS[self.pending_guess]} was called)."
         if node == "bus_guess" and self.gauntlet:
-            return (f"{seat_name(self.rider)}, ride {self.ride_number + 1} of {len(self.ride_order) * RIDES_EACH}: "
-                    f"higher or lower than {C.card_label(self.card_to_beat)}? Streak {self.streak} of {self.target}.")
+            return (
+                f"{seat_name(self.rider)}, ride {self.ride_number + 1} of {len(self.ride_order) * RIDES_EACH}: "
+                f"higher or lower than {C.card_label(self.card_to_beat)}? Streak {self.streak} of {self.target}."
+            )
         if node == "bus_start" and self.gauntlet:
             return f"{seat_name(self.rider)} takes the first ride: flip the first card."
         if node == "flip":
@@ -762,8 +951,10 @@ class RideTheBusState(State):
         if node == "bus_start":
             return f"{seat_name(self.rider)} rides the bus: flip the first card."
         if node == "bus_guess":
-            return (f"{seat_name(self.rider)} on the bus: higher or lower than {C.card_label(self.card_to_beat)}? "
-                    f"Streak {self.streak} of {self.target}, guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}.")
+            return (
+                f"{seat_name(self.rider)} on the bus: higher or lower than {C.card_label(self.card_to_beat)}? "
+                f"Streak {self.streak} of {self.target}, guess {self.bus_guesses + 1} of {MAX_BUS_GUESSES}."
+            )
         return f"Deal the next bus card ({GUESS_LABELS[self.pending_guess]} was called)."
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -786,33 +977,54 @@ class RideTheBusState(State):
             "status": self.status(),
             "points": list(self.points),
             "rows": [[code(c) for c in row] for row in self.rows],
-            "question": None if q is None else {"number": q.number, "text": q.text, "points": q.points,
-                                                 "seat": self.q_seat},
+            "question": None
+            if q is None
+            else {"number": q.number, "text": q.text, "points": q.points, "seat": self.q_seat},
             "pending_guess": None if self.pending_guess is None else GUESS_LABELS[self.pending_guess],
             "gives": [{"giver": g, "points": p} for g, p, _, _ in self.gives],
             "pyramid": [
-                {"row": self.pyramid_row(i), "points": self.row_points(self.pyramid_row(i)),
-                 "card": None if c is None else code(c), "current": bool(self.in_play) and
-                 self.phase == "pyramid" and i == self.pyramid_index}
+                {
+                    "row": self.pyramid_row(i),
+                    "points": self.row_points(self.pyramid_row(i)),
+                    "card": None if c is None else code(c),
+                    "current": bool(self.in_play) and self.phase == "pyramid" and i == self.pyramid_index,
+                }
                 for i, c in enumerate(self.pyramid)
-            ] if self.board == "pyramid" and not self.gauntlet else [],
+            ]
+            if self.board == "pyramid" and not self.gauntlet
+            else [],
             "spots": [
-                {"row": i // 2 + 1, "kind": self.spot_kind(i), "points": self.spot_points(i),
-                 "cards": [code(c) for c in cards],
-                 "current": bool(self.in_play) and self.phase == "give_and_take" and i == self.spot_index}
+                {
+                    "row": i // 2 + 1,
+                    "kind": self.spot_kind(i),
+                    "points": self.spot_points(i),
+                    "cards": [code(c) for c in cards],
+                    "current": bool(self.in_play) and self.phase == "give_and_take" and i == self.spot_index,
+                }
                 for i, cards in enumerate(self.spots)
-            ] if self.board == "give_and_take" and not self.gauntlet else [],
+            ]
+            if self.board == "give_and_take" and not self.gauntlet
+            else [],
             "bus": {
-                "rider": self.rider, "card_to_beat": None if self.card_to_beat is None else code(self.card_to_beat),
-                "cards": [code(c) for c in self.bus_cards], "streak": self.streak,
-                "best_streak": self.best_streak, "target": self.target, "guesses": self.bus_guesses,
-                "max_guesses": MAX_BUS_GUESSES, "kind": "higher_lower" if self.gauntlet else self.bus_kind,
+                "rider": self.rider,
+                "card_to_beat": None if self.card_to_beat is None else code(self.card_to_beat),
+                "cards": [code(c) for c in self.bus_cards],
+                "streak": self.streak,
+                "best_streak": self.best_streak,
+                "target": self.target,
+                "guesses": self.bus_guesses,
+                "max_guesses": MAX_BUS_GUESSES,
+                "kind": "higher_lower" if self.gauntlet else self.bus_kind,
                 "run": [code(c) for c in self.run],
                 "question": len(self.run) + 1 if self.node in ("qb_guess", "qb_deal") else None,
             },
-            "gauntlet": None if not self.gauntlet else {
-                "order": list(self.ride_order), "ride": self.ride_number + 1 if self.node else self.ride_number,
-                "total_rides": self.num_players * RIDES_EACH, "best": list(self.ride_best),
+            "gauntlet": None
+            if not self.gauntlet
+            else {
+                "order": list(self.ride_order),
+                "ride": self.ride_number + 1 if self.node else self.ride_number,
+                "total_rides": self.num_players * RIDES_EACH,
+                "best": list(self.ride_best),
             },
             "options": dict(self._game.params),
             "draw_pile": len(self.draw),
@@ -821,7 +1033,7 @@ class RideTheBusState(State):
         }
 
     # -- copying -------------------------------------------------------------------------
-    def clone(self) -> "RideTheBusState":
+    def clone(self) -> RideTheBusState:
         other = RideTheBusState.__new__(RideTheBusState)
         other.__dict__.update(self.__dict__)
         self._copy_base_into(other)
