@@ -20,8 +20,8 @@ players):
 
 from __future__ import annotations
 
-import dataclasses
 import enum
+import pickle
 import random
 from fractions import Fraction
 
@@ -262,26 +262,42 @@ def test_apply_action_refuses_what_why_illegal_refuses(playouts):
             )
 
 
-def test_event_is_a_frozen_dataclass():
+def test_event_is_immutable_and_compares_by_its_fields():
     by_keyword = Event(rule="RTB-Q1", text="Seat 0 answers Q1.", step=2, data={"seat": 0})
     by_position = Event("RTB-Q1", "Seat 0 answers Q1.", 2, {"seat": 0})
     assert by_keyword == by_position and by_keyword != Event("RTB-Q1", "Seat 0 answers Q1.", 3, {"seat": 0})
+    assert hash(by_keyword) == hash(by_position)
     assert (by_position.rule, by_position.text, by_position.step, by_position.data) == (
         "RTB-Q1",
         "Seat 0 answers Q1.",
         2,
         {"seat": 0},
     )
-    assert [f.name for f in dataclasses.fields(Event)] == ["rule", "text", "step", "data"]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        by_keyword.step = 3
-    later = dataclasses.replace(by_keyword, step=5)
-    assert later.step == 5 and later.rule == "RTB-Q1" and by_keyword.step == 2
+    with pytest.raises(AttributeError):
+        by_keyword.step = 3  # type: ignore[misc]
     bare, other = Event("R", "t"), Event("R", "t", data=None)
     assert bare.step == 0 and bare.data == {} and other.data == {}
     bare.data["x"] = 1
     assert other.data == {}  # each event has its own empty dict
-    assert dataclasses.asdict(by_keyword) == by_keyword.to_dict()
+    assert pickle.loads(pickle.dumps(by_keyword)) == by_keyword
+
+
+def _narrate_for_test(event):
+    _narrate_for_test.calls += 1
+    return f"Seat {event.data['seat']} answers."
+
+
+_narrate_for_test.calls = 0
+
+
+def test_event_sentence_is_made_by_the_narrator_once_when_first_read():
+    event = Event("RTB-Q1", None, 4, {"seat": 3}, narrator=_narrate_for_test)
+    assert _narrate_for_test.calls == 0
+    assert event.text == "Seat 3 answers." and str(event) == "[RTB-Q1] Seat 3 answers."
+    assert event.text == "Seat 3 answers." and _narrate_for_test.calls == 1
+    assert event == Event("RTB-Q1", "Seat 3 answers.", 4, {"seat": 3})
+    assert event.to_dict() == {"rule": "RTB-Q1", "text": "Seat 3 answers.", "step": 4, "data": {"seat": 3}}
+    assert pickle.loads(pickle.dumps(event)) == event
 
 
 def test_uniform_probability_is_shared_and_exact():

@@ -7,11 +7,13 @@ from bus_lab.engine.core import CHANCE, TERMINAL, Game, Param, State
 from bus_lab.engine.errors import (
     BusLabError,
     IllegalActionError,
+    InputTypeError,
     OptionNotBuiltError,
     ParameterError,
     UnknownGameError,
 )
 from bus_lab.engine.events import Event
+from bus_lab.engine.moves import Actor, Move, Phase, PhaseRule
 from bus_lab.engine.policies import random_policy, sample_chance
 from bus_lab.engine.registry import load_game, register_game, registered_games, state_from_dict
 from bus_lab.engine.session import Session
@@ -24,6 +26,11 @@ __all__ = [
     "State",
     "BusLabError",
     "IllegalActionError",
+    "InputTypeError",
+    "Move",
+    "Phase",
+    "PhaseRule",
+    "Actor",
     "OptionNotBuiltError",
     "ParameterError",
     "UnknownGameError",

@@ -11,17 +11,21 @@ Standard library only.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import json
 import math
+import operator
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from bus_lab.engine.errors import IllegalActionError, OptionNotBuiltError, ParameterError
-from bus_lab.engine.events import Event
+from bus_lab.engine.errors import IllegalActionError, InputTypeError, OptionNotBuiltError, ParameterError
+from bus_lab.engine.events import Event, Narrator
+from bus_lab.engine.moves import Actor, Move, Phase, PhaseRule
 
 #: ``current_player()`` at a chance node (a draw or reveal).
 CHANCE = -1
@@ -71,8 +75,15 @@ class Param:
             ParameterError: the value is not allowed (the message names the allowed values).
             OptionNotBuiltError: allowed by the rules but not playable in this version.
         """
-        if self.choices is not None and value not in self.choices:
-            raise ParameterError(f"{self.name}={value!r} is not allowed: use {self.allowed_text()}")
+        if self.choices is not None and not any(
+            type(value) is type(choice) and value == choice for choice in self.choices
+        ):
+            # compared with the type too: 1 is not True and 5.0 is not 5 here, so two games
+            # that compare equal also hash alike and save alike
+            raise ParameterError(
+                f"{self.name}={value!r} is not allowed: use {self.allowed_text()}"
+                + (f" (a {type(value).__name__} is not accepted)" if value in self.choices else "")
+            )
         if self.bounds is not None:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ParameterError(f"{self.name}={value!r} is not allowed: use {self.allowed_text()}")
@@ -245,22 +256,24 @@ class State:
         """Why ``action`` may not be applied now (``None`` when it may).
 
         Args:
-            action: the candidate action (an ``int``).
+            action: the candidate action: an ``int`` (any integer type, e.g. ``numpy.int64``) or
+                a :class:`~bus_lab.engine.moves.Move`.
             seat: optionally, the seat that wants to act; a different seat is refused.
 
         Games refine this through :meth:`_is_legal` and :meth:`_why_not_legal`, not by overriding
         it: :meth:`apply_action` accepts a legal plain ``int`` without calling it.
         """
-        if isinstance(action, bool) or not isinstance(action, int):
-            return f"an action is an integer, not {type(action).__name__}"
+        number = _as_action(action)
+        if number is None:
+            return f"an action is an integer or a move, not {type(action).__name__}"
         if self.is_terminal():
             return "the game is over"
         player = self.current_player()
         if seat is not None and seat != player:
             whose = "chance's (a card is to be drawn)" if player == CHANCE else f"seat {player}'s"
             return f"it is {whose} turn, not seat {seat}'s"
-        if not self._is_legal(action):
-            return self._why_not_legal(action)
+        if not self._is_legal(number):
+            return self._why_not_legal(number)
         return None
 
     def _is_legal(self, action: int) -> bool:
@@ -277,11 +290,12 @@ class State:
             return "that outcome cannot come up at this draw"
         return "that is not one of the moves allowed now"
 
-    def apply_action(self, action: int, seat: int | None = None) -> None:
+    def apply_action(self, action: int | Move, seat: int | None = None) -> None:
         """Apply one action (a decision, or a chance outcome at a chance node).
 
         Args:
-            action (int): one of :meth:`legal_actions`.
+            action (int | Move): one of :meth:`legal_actions` (any integer type, such as
+                ``numpy.int64``), or one of :meth:`legal_moves`.
             seat (int | None): optionally, the seat that claims to act; checked against
                 :meth:`current_player`.
 
@@ -302,8 +316,9 @@ class State:
             if reason is not None:
                 legal = self.legal_actions()
                 raise IllegalActionError(action, reason, legal, [self.action_to_string(a) for a in legal])
+            action = _as_action(action)  # type: ignore[assignment]  # legal, so an int now
         self._apply_action(action)
-        self._history.append(action)
+        self._history.append(action)  # type: ignore[arg-type]
         if player == CHANCE:
             self._chance_steps += 1
 
@@ -324,18 +339,126 @@ class State:
         raise NotImplementedError
 
     def string_to_action(self, text: str) -> int:
-        """The legal action whose label is ``text`` (case and surrounding spaces ignored).
+        """The legal action whose label is ``text``, read as people type it.
+
+        Case, surrounding spaces and repeated spaces are ignored, and each game adds its
+        own forgiving spellings through :meth:`_normalize_label` (for cards ``10H``, ``TH`` and
+        ``10♥`` name the same card; ``pink+red`` and ``red+pink`` the same pair).
 
         Raises:
-            IllegalActionError: no legal action has that label.
+            InputTypeError: ``text`` is not a string.
+            IllegalActionError: the label names a move that is not legal now (the message gives
+                the rule's reason, as :meth:`apply_action` does), or names no move at all; either
+                way the message lists the legal moves.
         """
-        wanted = text.strip().lower()
+        if isinstance(text, Move):
+            text = text.label
+        if not isinstance(text, str):
+            raise InputTypeError(
+                f"a move is named by a string such as {self._example_label()!r}, not {type(text).__name__}"
+            )
+        wanted = self._normalize_label(_fold(text))
         legal = self.legal_actions()
         labels = [self.action_to_string(a) for a in legal]
         for action, label in zip(legal, labels):
-            if label.lower() == wanted:
+            if self._normalize_label(_fold(label)) == wanted:
                 return action
-        raise IllegalActionError(text, "no legal action has that label", legal, labels)
+        action = self._parse_label(wanted)
+        if action is not None:
+            reason = self.why_illegal(action) or "that is not one of the moves allowed now"
+            raise IllegalActionError(text, reason, legal, labels)
+        raise IllegalActionError(text, "no move has that name", legal, labels)
+
+    def _example_label(self) -> str:
+        legal = self.legal_actions()
+        return self.action_to_string(legal[0]) if legal else "red"
+
+    def _normalize_label(self, text: str) -> str:
+        """A game's forgiving spelling of a label already folded to lower case with single
+        spaces (override: card aliases, pairs in either order). Applied to both what was typed
+        and every legal label, so it only has to map each spelling to one canonical form."""
+        return text
+
+    def _parse_label(self, text: str) -> int | None:
+        """The action (legal now or not) that the normalized label ``text`` names, or ``None``
+        (override, so a label of an illegal move is refused with the rule's reason)."""
+        return None
+
+    # -- typed moves and phases ------------------------------------------------------------
+    def move(self, action: int) -> Move:
+        """The typed move of ``action`` at this state, labelled as :meth:`action_to_string` labels it.
+
+        Args:
+            action (int): an action of this game (normally one of :meth:`legal_actions`).
+
+        Raises:
+            InputTypeError: ``action`` is not an integer.
+            IllegalActionError: this game has no move with that number.
+        """
+        number = _as_action(action)
+        if number is None:
+            raise InputTypeError(f"an action is an integer, not {type(action).__name__}")
+        decoded = self._decode_move(number)
+        if decoded is None:
+            legal = self.legal_actions()
+            raise IllegalActionError(
+                action, "no move has that number", legal, [self.action_to_string(a) for a in legal]
+            )
+        return dataclasses.replace(decoded, label=self.action_to_string(number))
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves as typed values, in the order of :meth:`legal_actions`
+        (``[m.action for m in state.legal_moves()] == state.legal_actions()``); at a chance node,
+        the outcomes that can come up (a card dealt, a passenger drawn...)."""
+        return [self.move(a) for a in self.legal_actions()]
+
+    def _decode_move(self, action: int) -> Move | None:
+        """The game's typed move for the int ``action`` (override with the game's ``moves``
+        module), or ``None`` when no move has that number."""
+        return None
+
+    #: The game's phase table: ``{phase: PhaseRule}`` (set by each game).
+    PHASES: dict[Phase, PhaseRule] = {}
+
+    def phase(self) -> Phase | None:
+        """The phase the game is in (a member of the game's :class:`~bus_lab.engine.moves.Phase`
+        enum), or ``None`` once the game is over (override)."""
+        return None
+
+    def decision_kind(self) -> Phase | None:
+        """What kind of choice a seat must make now: the current phase when a seat is to act,
+        ``None`` at a chance node (a draw) or at the end. Front ends choose how to offer the
+        moves from it instead of testing phase strings."""
+        phase = self.phase()
+        if phase is None or self.PHASES.get(phase, _SEAT_RULE).actor is not Actor.SEAT:
+            return None
+        return phase
+
+    def _check_seat(self, seat: Any, *, spectator: bool = True) -> int | None:
+        """``seat`` as an int after checking it names a seat of this game.
+
+        Args:
+            seat: a seat number (0-based), or ``None`` for the all-seeing spectator when
+                ``spectator`` is true.
+
+        Raises:
+            InputTypeError: not an integer (``"0"``, ``True``, ``1.0``).
+            ParameterError: no such seat.
+        """
+        if seat is None and spectator:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            try:
+                if isinstance(seat, (bool, float, str)) or seat is None:
+                    raise TypeError
+                seat = operator.index(seat)
+            except TypeError:
+                allowed = "a seat number or None" if spectator else "a seat number"
+                raise InputTypeError(f"a seat is {allowed}, not {seat!r}") from None
+        n = self._game.num_players
+        if not 0 <= seat < n:
+            raise ParameterError(f"there is no seat {seat}: seats are 0 to {n - 1}")
+        return seat
 
     def returns(self) -> list[int]:
         """Points of every seat so far, indexed by seat (final once terminal)."""
@@ -372,9 +495,23 @@ class State:
         return {"game": self._game.name, "params": dict(self._game.params), "history": self.history()}
 
     # -- helpers for subclasses ----------------------------------------------------------
-    def _log(self, rule: str, text: str, **data: Any) -> None:
-        """Record an :class:`Event` for the action now being applied."""
-        self._events.append(Event(rule, text, len(self._history), data))
+    #: The game's narrator: turns an :class:`Event` (its rule and data) into a sentence. Set by
+    #: each game to a module-level function of its ``narrate`` module.
+    NARRATE: Narrator | None = None
+
+    def _log(self, rule: str, text: str | None = None, **data: Any) -> None:
+        """Record an :class:`Event` for the action now being applied.
+
+        Args:
+            rule (str): the rule ID applied.
+            text (str | None): the sentence, or ``None`` to have the game's narrator
+                (:attr:`NARRATE`) make it from ``rule`` and ``data`` when it is read.
+            **data: the facts of the event (JSON-safe values).
+        """
+        if text is None:
+            self._events.append(Event(rule, None, len(self._history), data, narrator=type(self).NARRATE))
+        else:
+            self._events.append(Event(rule, text, len(self._history), data))
 
     def _copy_base_into(self, other: State) -> None:
         other._game = self._game
@@ -407,3 +544,26 @@ class State:
         if self.RENDER is None:
             return f"<{self._game.name} state after {len(self._history)} actions>"
         return self._render(2)
+
+
+_SEAT_RULE = PhaseRule(Actor.SEAT, "")
+
+
+def _as_action(action: Any) -> int | None:
+    """``action`` as a plain int (any integer type, or a move's ``.action``), or ``None``."""
+    if type(action) is int:
+        return action
+    if isinstance(action, Move):
+        return action.action
+    if isinstance(action, (bool, float, str, bytes)) or action is None:
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
+
+
+def _fold(text: str) -> str:
+    """Lower case (NFKC), surrounding and repeated spaces dropped (``" Red  "`` -> ``"red"``)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(text.split())

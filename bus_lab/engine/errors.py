@@ -33,6 +33,14 @@ class OptionNotBuiltError(BusLabError, NotImplementedError):
     """
 
 
+class InputTypeError(BusLabError, TypeError):
+    """A value of the wrong type was given where the engine expects a seat, an action, a label or
+    a parameter (``view("0")``, ``string_to_action(None)``).
+
+    The message says what type is expected.
+    """
+
+
 class IllegalActionError(BusLabError, ValueError):
     """An action that may not be applied to the current state.
 
@@ -45,7 +53,7 @@ class IllegalActionError(BusLabError, ValueError):
         labels (list[str]): readable labels of ``legal_actions``, in the same order.
     """
 
-    def __init__(self, action, reason: str, legal_actions: list[int], labels: list[str]):
+    def __init__(self, action: object, reason: str, legal_actions: list[int], labels: list[str]) -> None:
         self.action = action
         self.reason = reason
         self.legal_actions = list(legal_actions)

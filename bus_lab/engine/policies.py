@@ -11,8 +11,10 @@ import bisect
 import itertools
 import math
 import random
+from typing import TYPE_CHECKING
 
-from bus_lab.engine.core import State
+if TYPE_CHECKING:  # the engine's core imports this module; a run-time import would be a cycle
+    from bus_lab.engine.core import State
 
 
 def random_policy(state: State, rng: random.Random) -> int:
