@@ -4,6 +4,7 @@
 Usage:
     python3 tasks.py lab  [jupyter lab options, e.g. --no-browser --port 8899]
     python3 tasks.py test [pytest options, e.g. -x tests/test_cards.py]
+                                 # lint, format and type checks (ruff, mypy), then
                                  # the whole suite: unit tests, notebooks (nbval), every
                                  # notebook in JupyterLab in headless Chromium, Voila, and a
                                  # rebuild of the Binder environment
@@ -300,15 +301,40 @@ def parallel_args(args: list[str]) -> list[str]:
     return ["-n", str(workers), "--dist", "loadscope", "--no-loadscope-reorder"]
 
 
+#: The static checks `test` runs before pytest (settings in pyproject.toml): lint, formatting
+#: and type checking. Any finding fails the run.
+CHECKS = (
+    ("ruff check (lint)", ["-m", "ruff", "check", "."]),
+    ("ruff format --check (formatting)", ["-m", "ruff", "format", "--check", "."]),
+    ("mypy (types)", ["-m", "mypy"]),
+)
+
+
+def run_checks() -> bool:
+    """Run every static check; True when all pass. Each prints its own findings."""
+    passed = True
+    for title, check_args in CHECKS:
+        say(f"checking: {title}")
+        if subprocess.call([str(VENV_PYTHON), *check_args], cwd=ROOT) != 0:
+            say(f"FAILED: {title} (see the findings above)")
+            passed = False
+    return passed
+
+
 def task_test(args: list[str]) -> int:
     ensure_env(TEST_PINS)
+    checks_passed = run_checks()
     args = parallel_args(args) + list(args)
     cmd = [str(VENV_PYTHON), "-m", "pytest", *args]
     say("running: python -m pytest " + " ".join(args))
     try:
-        return subprocess.call(cmd, cwd=ROOT)
+        code = subprocess.call(cmd, cwd=ROOT)
     except KeyboardInterrupt:
         return 130
+    if not checks_passed:
+        say("the static checks failed (lint, formatting or types): see the findings above")
+        return code or 1
+    return code
 
 
 def task_bench(args: list[str]) -> int:

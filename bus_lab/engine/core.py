@@ -316,9 +316,10 @@ class State:
             if reason is not None:
                 legal = self.legal_actions()
                 raise IllegalActionError(action, reason, legal, [self.action_to_string(a) for a in legal])
-            action = _as_action(action)  # type: ignore[assignment]  # legal, so an int now
-        self._apply_action(action)
-        self._history.append(action)  # type: ignore[arg-type]
+        number = action if type(action) is int else _as_action(action)
+        assert number is not None  # why_illegal accepted it, so it is an integer
+        self._apply_action(number)
+        self._history.append(number)
         if player == CHANCE:
             self._chance_steps += 1
 
@@ -363,9 +364,9 @@ class State:
         for action, label in zip(legal, labels):
             if self._normalize_label(_fold(label)) == wanted:
                 return action
-        action = self._parse_label(wanted)
-        if action is not None:
-            reason = self.why_illegal(action) or "that is not one of the moves allowed now"
+        named = self._parse_label(wanted)
+        if named is not None:
+            reason = self.why_illegal(named) or "that is not one of the moves allowed now"
             raise IllegalActionError(text, reason, legal, labels)
         raise IllegalActionError(text, "no move has that name", legal, labels)
 
@@ -447,14 +448,11 @@ class State:
         """
         if seat is None and spectator:
             return None
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            try:
-                if isinstance(seat, (bool, float, str)) or seat is None:
-                    raise TypeError
-                seat = operator.index(seat)
-            except TypeError:
-                allowed = "a seat number or None" if spectator else "a seat number"
-                raise InputTypeError(f"a seat is {allowed}, not {seat!r}") from None
+        number = None if isinstance(seat, (bool, float, str, bytes)) or seat is None else _as_action(seat)
+        if number is None:
+            allowed = "a seat number or None" if spectator else "a seat number"
+            raise InputTypeError(f"a seat is {allowed}, not {seat!r}")
+        seat = number
         n = self._game.num_players
         if not 0 <= seat < n:
             raise ParameterError(f"there is no seat {seat}: seats are 0 to {n - 1}")
@@ -494,6 +492,19 @@ class State:
         """JSON-safe ``{"game", "params", "history"}``; :meth:`Game.state_from_dict` reverses it."""
         return {"game": self._game.name, "params": dict(self._game.params), "history": self.history()}
 
+    # -- what each game implements --------------------------------------------------------
+    def _legal_actions(self) -> Iterable[int]:
+        """The legal actions at a decision node (any order; the base sorts them)."""
+        raise NotImplementedError
+
+    def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """``[(action, Fraction)]`` at a chance node, summing to exactly 1."""
+        raise NotImplementedError
+
+    def _apply_action(self, action: int) -> None:
+        """Change the state by the legal action ``action`` and record its events."""
+        raise NotImplementedError
+
     # -- helpers for subclasses ----------------------------------------------------------
     #: The game's narrator: turns an :class:`Event` (its rule and data) into a sentence. Set by
     #: each game to a module-level function of its ``narrate`` module.
@@ -531,8 +542,10 @@ class State:
     RENDER: tuple[str, str, str] | None = None
 
     def _render(self, which: int) -> str:
+        assert self.RENDER is not None
         module = importlib.import_module(self.RENDER[0])
-        return getattr(module, self.RENDER[which])(self.view(None))
+        drawn: str = getattr(module, self.RENDER[which])(self.view(None))
+        return drawn
 
     def _repr_html_(self) -> str:
         """The table as HTML (SVG), for notebooks: the game's HTML renderer over ``view(None)``."""

@@ -35,6 +35,8 @@ class Event:
     rule: str
     step: int
     data: dict[str, Any]
+    _text: str | None
+    _narrator: Narrator | None
 
     def __init__(
         self,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from bus_lab.engine.core import Game
+from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import UnknownGameError
 
 _REGISTRY: dict[str, str] = {
@@ -60,6 +60,6 @@ def load_game(name: str, **params: Any) -> Game:
     return game_class(name)(**params)
 
 
-def state_from_dict(data: dict[str, Any]):
+def state_from_dict(data: dict[str, Any]) -> State:
     """Rebuild any game's state from ``State.to_dict()`` output."""
     return load_game(data["game"], **data.get("params", {})).state_from_dict(data)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from bus_lab.engine.core import Game, State
-from bus_lab.engine.errors import IllegalActionError
+from bus_lab.engine.errors import IllegalActionError, InputTypeError
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.registry import load_game
 
@@ -33,12 +33,15 @@ class Session:
             name from ``game.policies()`` or a callable ``policy(state, rng) -> action``. A
             single name or callable means every seat. Seats without a bot are human seats.
         deck (Sequence[str] | None): scripted chance outcomes, by label (card codes such as
-            ``"7H"`` for Ride the Bus), used in order for the first chance steps; later chance
-            steps are drawn from the seed.
+            ``"7H"``, ``"10H"`` or ``"10♥"`` for Ride the Bus), used in order for the first chance
+            steps; later chance steps are drawn from the seed. A game that can check a deck up
+            front (Ride the Bus: unknown or repeated cards) does so here.
 
     Raises:
         ValueError: an unknown policy name, a seat outside the table, or a scripted outcome that
             cannot come up when its turn comes (raised by :meth:`step` then, state unchanged).
+        ParameterError: a scripted deck the game refuses up front (names the entry and why).
+        InputTypeError: ``deck`` is not a list of strings.
     """
 
     def __init__(
@@ -50,14 +53,31 @@ class Session:
     ):
         self.game: Game = load_game(game) if isinstance(game, str) else game
         self.seed: int = secrets.randbelow(2**31) if seed is None else int(seed)
-        self.deck: list[str] = list(deck or [])
+        self.deck: list[str] = self._check_deck(deck)
         self._bot_specs = self._normalise_bots(bots)
         self.bots: dict[int, Policy] = {seat: self._resolve(spec) for seat, spec in self._bot_specs.items()}
         self._timeline: list[State] = [self.game.new_initial_state()]
         self._position = 0
 
     # -- set-up --------------------------------------------------------------------------
-    def _normalise_bots(self, bots) -> dict[int, str | Policy]:
+    def _check_deck(self, deck: Sequence[str] | None) -> list[str]:
+        """The scripted deck as a list of labels, checked up front (not at the draw)."""
+        if deck is None:
+            return []
+        if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+            raise InputTypeError(f"deck is a list of outcome labels such as ['7H', 'KD'], not {deck!r}")
+        labels = list(deck)
+        for i, label in enumerate(labels):
+            if not isinstance(label, str):
+                raise InputTypeError(f"deck entry #{i} is {label!r}: each entry is a label such as '7H'")
+        check = getattr(self.game, "check_scripted_deck", None)
+        if check is not None:
+            check(labels)  # the game's own check: unknown or impossible outcomes (ParameterError)
+        return labels
+
+    def _normalise_bots(
+        self, bots: Mapping[int, str | Policy] | str | Policy | None
+    ) -> dict[int, str | Policy]:
         seats = range(self.game.num_players)
         if bots is None:
             return {}
@@ -235,13 +255,12 @@ class Session:
         Raises:
             ValueError: a bot is a callable with no registered name (it cannot be saved).
         """
-        names = {}
+        names: dict[str, str] = {}
         for seat, spec in self._bot_specs.items():
-            if not isinstance(spec, str):
-                spec = getattr(spec, "name", None)
-                if spec not in self.game.policies():
-                    raise ValueError(f"the bot of seat {seat} is not a named policy and cannot be saved")
-            names[str(seat)] = spec
+            name = spec if isinstance(spec, str) else getattr(spec, "name", None)
+            if not isinstance(name, str) or name not in self.game.policies():
+                raise ValueError(f"the bot of seat {seat} is not a named policy and cannot be saved")
+            names[str(seat)] = name
         return json.dumps(
             {
                 "game": self.game.name,
