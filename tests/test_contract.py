@@ -158,3 +158,16 @@ def test_an_illegal_label_says_the_rules_reason(name):
             else:
                 action = sample_chance(state, rng)
             state.apply_action(action)
+
+
+@pytest.mark.parametrize("name", bus_lab.registered_games())
+def test_every_named_bot_pickles_in_a_session_and_plays_on_the_same(name):
+    game = bus_lab.load_game(name)
+    for bot in sorted(game.policies()):
+        session = bus_lab.Session(game, seed=3, bots=bot)
+        for _ in range(25):
+            session.step()
+        twin = pickle.loads(pickle.dumps(session))
+        session.run_to_end()
+        twin.run_to_end()
+        assert twin.state.history() == session.state.history(), bot

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import bus_lab
@@ -211,3 +213,74 @@ def test_import_bus_lab_is_light():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert played.stdout.strip() == "[]"
+
+
+# -- the contract's input checks (typed moves, seats, parameters, decks) ----------------------------
+
+
+def test_a_move_is_an_immutable_value_with_its_action_and_label():
+    import dataclasses
+    import operator
+
+    from bus_lab.engine import Move
+
+    @dataclasses.dataclass(frozen=True)
+    class Give(Move):
+        seat: int
+        kind = "give"
+
+        @property
+        def action(self) -> int:
+            return 200 + self.seat
+
+    move = Give(2, label="give to Seat 2")
+    assert move.action == 202 and operator.index(move) == 202 and str(move) == "give to Seat 2"
+    assert move == Give(2) and hash(move) == hash(Give(2))  # the label is not part of the value
+    assert repr(Give(3)).startswith(
+        "test_a_move_is_an_immutable_value_with_its_action_and_label.<locals>.Give("
+    )
+    assert str(Give(3)) == repr(Give(3))  # a move made by hand has no label
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        move.seat = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "bad"),
+    [
+        ("busstop", {"passenger_bonus": 1}, "passenger_bonus=1"),
+        ("busstop", {"end_bonus": 0}, "end_bonus=0"),
+        ("bus_city", {"challenging": 1}, "challenging=1"),
+        ("bus_city", {"empty_speed": 5.0}, "empty_speed=5.0"),
+        ("bus_and_stop", {"leftover_penalty": 1}, "leftover_penalty=1"),
+        ("ride_the_bus", {"players": True}, "players=True"),
+        ("ride_the_bus", {"players": 4.0}, "players=4.0"),
+    ],
+)
+def test_parameters_of_the_wrong_type_are_refused_with_what_is_allowed(name, params, bad):
+    with pytest.raises(bus_lab.ParameterError, match=re.escape(bad) + ".* not allowed"):
+        bus_lab.load_game(name, **params)
+
+
+def test_games_with_the_same_parameters_are_equal_and_hash_alike():
+    assert bus_lab.load_game("bus_city", challenging=True) == bus_lab.load_game("bus_city", challenging=True)
+    assert hash(bus_lab.load_game("bus_city", empty_speed=5)) == hash(
+        bus_lab.load_game("bus_city", empty_speed=5)
+    )
+
+
+@pytest.mark.parametrize("deck", ["7H", 7, [7, "KD"], [None]])
+def test_a_scripted_deck_that_is_not_a_list_of_labels_is_refused_up_front(deck):
+    with pytest.raises(bus_lab.InputTypeError, match="deck"):
+        bus_lab.Session("ride_the_bus", seed=1, deck=deck)
+
+
+def test_seat_checks_name_what_is_expected():
+    state = bus_lab.load_game("ride_the_bus", players=3).new_initial_state()
+    assert state._check_seat(None) is None and state._check_seat(2) == 2
+    assert state._check_seat(np.int64(1)) == 1 and type(state._check_seat(np.int64(1))) is int
+    with pytest.raises(bus_lab.InputTypeError, match="a seat number, not None"):
+        state._check_seat(None, spectator=False)
+    with pytest.raises(bus_lab.ParameterError, match="no seat 3: seats are 0 to 2"):
+        state._check_seat(3)
+    with pytest.raises(bus_lab.ParameterError, match="no seat -1"):
+        state._check_seat(-1)
