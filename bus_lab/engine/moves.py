@@ -34,7 +34,7 @@ class Move:
             (:meth:`~bus_lab.engine.core.State.move`), empty on a move made by hand.
     """
 
-    label: str = field(default="", compare=False, kw_only=True)
+    label: str = field(default="", compare=False, kw_only=True, repr=False)
 
     #: The game's name for this kind of move (``"guess"``, ``"bid"``...), also used by front ends
     #: to choose how a move is offered. Subclasses set it.
