@@ -17,8 +17,9 @@ master seed gives the same table whether the games run in this process, in a
     with Client("tcp://scheduler:8786") as client:
         rows = simulate("ride_the_bus", 100_000, seed=1, executor=client.get_executor())
 
-Importing this module is cheap (the engine only): numpy is imported when seeds are derived
-(``numpy.random.SeedSequence``), ``concurrent.futures`` when an executor is used.
+Importing this module is cheap (the engine only): :mod:`bus_lab.prob.montecarlo` (seeds, progress bar)
+and numpy are imported when games are played, ``concurrent.futures`` when an executor is used.
+:func:`game_seed` is :func:`bus_lab.prob.montecarlo.game_seed`.
 """
 
 from __future__ import annotations
@@ -38,36 +39,12 @@ __all__ = ["simulate", "game_seed", "ride_the_bus_extras"]
 ROW_KEYS = ("game_index", "seed", "winners", "scores", "length")
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` in a run with master seed ``seed``.
-
-    ``numpy.random.SeedSequence(seed, spawn_key=(index,))`` is the ``index``-th child of
-    ``SeedSequence(seed).spawn(...)``; its first 32-bit word is the game's seed. Children of one master
-    seed are statistically independent, and the value depends on nothing but ``(seed, index)``.
-
-    Args:
-        seed (int): the master seed, ≥ 0.
-        index (int): the game's index in the run, ≥ 0.
-
-    Returns:
-        an int from 0 to 2**32 − 1.
-
-    Raises:
-        ValueError: a negative or non-integer seed or index.
-    """
-    for name, value in (("seed", seed), ("index", index)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name}={value!r}: use a non-negative integer")
-    import numpy as np
-
-    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1)[0])
-
-
 def _play_chunk(
     game: Game, bots: Any, seed: int, indices: Sequence[int], extras: Callable[[State], dict] | None
 ) -> list[dict[str, Any]]:
     """Play the games ``indices`` (module level, so process pools and clusters can pickle it)."""
     from bus_lab.engine.session import Session
+    from bus_lab.prob.montecarlo import game_seed
 
     rows = []
     for index in indices:
@@ -94,6 +71,14 @@ def _play_chunk(
             row.update(more)
         rows.append(row)
     return rows
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run with master seed ``seed``: the same as
+    :func:`bus_lab.prob.montecarlo.game_seed` (kept here for saved code; see it for the method)."""
+    from bus_lab.prob.montecarlo import game_seed as seed_of
+
+    return seed_of(seed, index)
 
 
 def _check_bots(game: Game, bots: Any) -> Any:
