@@ -407,6 +407,11 @@ def _core(
     }
 
 
+#: The rider programme's states: (running maximum of folded seats, cards left per unfolded seat) ->
+#: polynomial counting the ways of using ``a`` flips on the ranks decided so far.
+_RiderStates = dict[tuple[int, tuple[int, ...]], list[int]]
+
+
 def _rider_distribution(
     players: int, size: int, draws: int, profile: tuple[tuple[int, tuple[int, ...]], ...]
 ) -> dict[int, Fraction]:
@@ -419,62 +424,80 @@ def _rider_distribution(
     the cards used; a seat whose ranks are all decided is folded into a running maximum, which
     keeps the number of distinct states small.
     """
-    base = [0] * players
-    for _, seats in profile:
-        for s, k in enumerate(seats):
-            base[s] += k
-    live = [(u, seats) for u, seats in profile if u > 0 and draws > 0]
+    live, last_use, states = _rider_start(players, draws, profile)
     other = size - sum(u for u, _ in live)
-    # order: ranks of low seats first, so seats are finished (folded) early
-    live.sort(
-        key=lambda item: (
-            max(s for s, k in enumerate(item[1]) if k),
-            min(s for s, k in enumerate(item[1]) if k),
-        )
-    )
-    last_use = {}
-    for i, (_, seats) in enumerate(live):
-        for s, k in enumerate(seats):
-            if k:
-                last_use[s] = i
-    folded_max = max((base[s] for s in range(players) if s not in last_use), default=0)
-    start_rem = tuple(base[s] if s in last_use else 0 for s in range(players))
-    states: dict[tuple[int, tuple[int, ...]], list[int]] = {(folded_max, start_rem): [1] + [0] * draws}
     for i, (u, seats) in enumerate(live):
-        shows_poly = [0] + [math.comb(u, k) for k in range(1, u + 1)]
         finished = [s for s, last in last_use.items() if last == i]
-        new: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-        for (fmax, rem), poly in states.items():
-            for appears in (False, True):
-                if appears:
-                    rem2 = list(a - b for a, b in zip(rem, seats))
-                    poly2 = [0] * (draws + 1)
-                    for a, ca in enumerate(poly):
-                        if ca:
-                            for k in range(1, min(u, draws - a) + 1):
-                                poly2[a + k] += ca * shows_poly[k]
-                    if not any(poly2):
-                        continue
-                else:
-                    rem2 = list(rem)
-                    poly2 = poly
-                f2 = fmax
-                for s in finished:
-                    f2 = max(f2, rem2[s])
-                    rem2[s] = 0
-                key = (f2, tuple(rem2))
-                acc = new.get(key)
-                if acc is None:
-                    new[key] = list(poly2)
-                else:
-                    for a in range(draws + 1):
-                        acc[a] += poly2[a]
-        states = new
-    total = math.comb(size, draws)
+        states = _next_rank(states, u, seats, finished, draws)
     dist = [0] * (ROW_SIZE + 1)
     for (fmax, _), poly in states.items():
         dist[fmax] += sum(c * math.comb(other, draws - a) for a, c in enumerate(poly) if c)
+    total = math.comb(size, draws)
     return {k: Fraction(c, total) for k, c in enumerate(dist)}
+
+
+def _rider_start(
+    players: int, draws: int, profile: tuple[tuple[int, tuple[int, ...]], ...]
+) -> tuple[list[tuple[int, tuple[int, ...]]], dict[int, int], _RiderStates]:
+    """The ranks that can still show (those of low seats first, so seats are finished and folded
+    early), the last of them each seat holds, and the programme's first state: seats holding none
+    of them already folded into the running maximum."""
+    held = [sum(seats[s] for _, seats in profile) for s in range(players)]
+    live = sorted(
+        ((u, seats) for u, seats in profile if u > 0 and draws > 0), key=lambda item: _holders(item[1])
+    )
+    last_use = {s: i for i, (_, seats) in enumerate(live) for s, k in enumerate(seats) if k}
+    folded_max = max((held[s] for s in range(players) if s not in last_use), default=0)
+    start_rem = tuple(held[s] if s in last_use else 0 for s in range(players))
+    return live, last_use, {(folded_max, start_rem): [1] + [0] * draws}
+
+
+def _holders(seats: tuple[int, ...]) -> tuple[int, int]:
+    """The last and the first seat holding cards of a rank (the order ranks are decided in)."""
+    holding = [s for s, k in enumerate(seats) if k]
+    return max(holding), min(holding)
+
+
+def _next_rank(
+    states: _RiderStates, u: int, seats: tuple[int, ...], finished: list[int], draws: int
+) -> _RiderStates:
+    """One step of :func:`_rider_distribution`: decide whether the next held rank (``u`` unseen
+    copies, ``seats`` its cards per seat) shows among the flips, then fold the seats it finishes.
+
+    ``states`` maps (running maximum of folded seats, cards left per unfolded seat) to a polynomial:
+    entry ``a`` counts the ways of using ``a`` flips on the ranks decided so far."""
+    ways_to_show = [0] + [math.comb(u, k) for k in range(1, u + 1)]  # k of its u copies flipped
+    new: _RiderStates = {}
+    for (fmax, rem), poly in states.items():
+        # the rank never shows: its cards stay in the rows
+        _add_poly(new, _fold(fmax, list(rem), finished), poly)
+        # the rank shows: its cards leave every row, and k >= 1 of its copies use flips
+        shown = [0] * (draws + 1)
+        for a, ca in enumerate(poly):
+            if ca:
+                for k in range(1, min(u, draws - a) + 1):
+                    shown[a + k] += ca * ways_to_show[k]
+        if any(shown):
+            _add_poly(new, _fold(fmax, [a - b for a, b in zip(rem, seats)], finished), shown)
+    return new
+
+
+def _fold(fmax: int, rem: list[int], finished: list[int]) -> tuple[int, tuple[int, ...]]:
+    """Fold the ``finished`` seats' cards left into the running maximum (their places become 0)."""
+    for s in finished:
+        fmax = max(fmax, rem[s])
+        rem[s] = 0
+    return fmax, tuple(rem)
+
+
+def _add_poly(states: _RiderStates, key: tuple[int, tuple[int, ...]], poly: list[int]) -> None:
+    """Add the counting polynomial ``poly`` to ``states[key]`` (a copy when the key is new)."""
+    acc = states.get(key)
+    if acc is None:
+        states[key] = list(poly)
+    else:
+        for a, c in enumerate(poly):
+            acc[a] += c
 
 
 # -- averaged over Part 1 deals, exactly ------------------------------------------------------------
