@@ -447,3 +447,139 @@ def test_old_module_path_reexports_the_new_home():
     assert bus_lab.prob.all_four_right is home.all_four_right
     with pytest.raises(AttributeError):
         old.no_such_name  # noqa: B018
+
+
+# -- the vectorised simulations, deal by deal, against a plain count ---------------------------------
+class ScriptedGenerator:
+    """Stands in for numpy's Generator: ``permuted`` returns the given deals, ``random`` the given
+    arrays in turn (so every card dealt and every tie-break draw is known to the test)."""
+
+    def __init__(self, uniforms, deals=None):
+        self.uniforms = list(uniforms)
+        self.deals = deals
+
+    def permuted(self, deck, axis):
+        assert axis == 1 and self.deals.shape == deck.shape
+        return self.deals
+
+    def random(self, shape):
+        out = self.uniforms.pop(0)
+        assert out.shape == ((shape,) if isinstance(shape, int) else tuple(shape))
+        return out
+
+
+def scripted(monkeypatch, generator):
+    import numpy as np
+
+    monkeypatch.setattr(np.random, "default_rng", lambda seed=None: generator)
+
+
+def counted_answer(question: int, row: list[str], unseen: list[str], card: str, tie_draw: float, policy: str):
+    """Whether the guess is right, by counting card codes: the cards left that make each guess right
+    (ties in rank make no guess right), the best guesses (most cards left) and the pick: under
+    best odds the card's guess is picked when it is a best guess and the draw is below 1/(number
+    of best guesses); under random play when the draw is below 1/(number of guesses)."""
+    if question == 1:
+        classes = [lambda c: c[1] in "DH", lambda c: c[1] in "CS"]
+    elif question == 2:
+        first = rank(row[0])
+        classes = [lambda c: rank(c) > first, lambda c: rank(c) < first]
+    elif question == 3:
+        lo, hi = sorted((rank(row[0]), rank(row[1])))
+        classes = [lambda c: lo < rank(c) < hi, lambda c: rank(c) < lo or rank(c) > hi]
+    else:
+        classes = [lambda c, s=s: c[1] == s for s in SUITS]
+    counts = [sum(1 for c in unseen if wins(c)) for wins in classes]
+    mine = [k for k, wins in enumerate(classes) if wins(card)]
+    if not mine:
+        return False
+    if policy == "random":
+        return tie_draw < 1 / len(classes)
+    best = max(counts)
+    return counts[mine[0]] == best and tie_draw < 1 / counts.count(best)
+
+
+@pytest.mark.parametrize(
+    "seen, policy",
+    [
+        ((), "best_odds"),
+        ((), "random"),
+        (tuple(c for c in ALL_CODES if c[0] in "6789TJQ"), "best_odds"),  # 24 cards left: many ties
+        (tuple(c for c in ALL_CODES if c[0] not in "23K" and c != "AS"), "best_odds"),
+        (("AS", "KS", "QS", "JS", "TS", "2H", "3D"), "best_odds"),
+    ],
+)
+def test_lone_simulation_deal_by_deal(monkeypatch, seen, policy):
+    """simulate_part1 with known draws: each deal is four cards taken in turn from the cards left
+    (draw u picks place floor(u × cards left)); every answer equals the plain count's."""
+    import numpy as np
+
+    size = 4000
+    rng = np.random.default_rng(7)
+    card_draws = rng.random((4, size))
+    tie_draws = [rng.random(size) for _ in range(4)]
+    scripted(monkeypatch, ScriptedGenerator([card_draws, *tie_draws]))
+    sim = simulate_part1(size, policy=policy, seen=seen)
+    pool = [c for c in sorted(ALL_CODES, key=parse_card) if c not in seen]
+    for d in range(size):
+        left = list(pool)
+        dealt = [left.pop(int(card_draws[k, d] * len(left))) for k in range(4)]
+        expected = [
+            counted_answer(
+                k + 1, dealt[:k], [c for c in pool if c not in dealt[:k]], dealt[k], tie_draws[k][d], policy
+            )
+            for k in range(4)
+        ]
+        assert list(sim["right"][d]) == expected, (d, dealt)
+    assert (sim["points"] == (~sim["right"]) @ np.array(POINTS)).all()
+
+
+@pytest.mark.parametrize(
+    "players, seat, policy",
+    [(8, 7, "best_odds"), (3, 1, "best_odds"), (5, 2, "own_row"), (2, 0, "random"), (1, 0, "best_odds")],
+)
+def test_table_simulation_deal_by_deal(monkeypatch, players, seat, policy):
+    """simulate_seat with known shuffles: the seat's answers equal the plain count's, where before its
+    question k it has seen every card dealt before (best odds) or only its own row (own_row), cards
+    dealt round by round in seat order (RTB-Q-ORDER)."""
+    import numpy as np
+
+    size = 1500
+    rng = np.random.default_rng(players * 10 + seat)
+    deals = np.array([rng.permutation(52) for _ in range(size)], dtype=np.int8)
+    tie_draws = [rng.random(size) for _ in range(4)]
+    scripted(monkeypatch, ScriptedGenerator(tie_draws, deals))
+    sim = simulate_seat(size, players=players, seat=seat, policy=policy, keep_samples=True)
+    codes = sorted(ALL_CODES, key=parse_card)
+    for d in range(size):
+        order = [codes[c] for c in deals[d]]
+        own = [order[k * players + seat] for k in range(4)]
+        expected = []
+        for k in range(4):
+            seen = order[: k * players + seat] if policy == "best_odds" else own[:k]
+            unseen = [c for c in ALL_CODES if c not in seen]
+            expected.append(counted_answer(k + 1, own[:k], unseen, own[k], tie_draws[k][d], policy))
+        assert list(sim["right"][d]) == expected, (d, own)
+
+
+def test_simulation_standard_errors_are_those_of_the_samples():
+    """The Estimates of a simulation are the samples' mean and standard error (sample standard
+    deviation / sqrt(n)), as montecarlo.estimate gives them from the kept per-deal arrays."""
+    import numpy as np
+
+    from bus_lab.prob.montecarlo import estimate
+
+    for sim in (
+        simulate_part1(3000, seed=3),
+        simulate_seat(3000, seed=3, players=4, seat=3, keep_samples=True),
+    ):
+        right = sim["right"]
+        for figure, samples in (
+            (sim["all_four_right"], right.all(axis=1)),
+            (sim["expected_points"], sim["points"]),
+            *zip(sim["question_right"], right.T),
+        ):
+            check = estimate(np.asarray(samples, dtype=float))
+            assert figure.n == check.n == 3000
+            assert figure.mean == pytest.approx(check.mean, rel=1e-12, abs=1e-15)
+            assert figure.stderr == pytest.approx(check.stderr, rel=1e-9)
