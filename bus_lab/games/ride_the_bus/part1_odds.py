@@ -381,7 +381,9 @@ def question_right_chances(policy: str = "best_odds", seen: Iterable[str | int] 
     return {k + 1: sum((p for pattern, p in dist.items() if pattern[k]), Fraction(0)) for k in range(4)}
 
 
-def part1_points_distribution(policy: str = "best_odds", seen: Iterable[str | int] = ()) -> dict[int, Fraction]:
+def part1_points_distribution(
+    policy: str = "best_odds", seen: Iterable[str | int] = ()
+) -> dict[int, Fraction]:
     """Exact distribution of the points a lone player takes in Part 1 (RTB-Q-WRONG).
 
     A wrong answer to question k costs k points (1 + 2 + 3 + 4 = 10 at most); a right answer costs
@@ -527,7 +529,12 @@ class SeatExpectations:
 
 
 def seat_expectations(
-    players: int, seat: int, policy: str = "best_odds", n: int = 200_000, seed: int = 0, progress: bool = False
+    players: int,
+    seat: int,
+    policy: str = "best_odds",
+    n: int = 200_000,
+    seed: int = 0,
+    progress: bool = False,
 ) -> SeatExpectations:
     """Chance of four right answers and expected own wrong-guess points for one seat at a table.
 
