@@ -17,8 +17,9 @@ master seed gives the same table whether the games run in this process, in a
     with Client("tcp://scheduler:8786") as client:
         rows = simulate("ride_the_bus", 100_000, seed=1, executor=client.get_executor())
 
-Importing this module is cheap (the engine only): numpy is imported when seeds are derived
-(``numpy.random.SeedSequence``), ``concurrent.futures`` when an executor is used.
+Importing this module is cheap (the engine only): :mod:`bus_lab.prob.montecarlo` (seeds, progress bar)
+and numpy are imported when games are played, ``concurrent.futures`` when an executor is used.
+:func:`game_seed` is :func:`bus_lab.prob.montecarlo.game_seed`.
 """
 
 from __future__ import annotations
@@ -38,36 +39,12 @@ __all__ = ["simulate", "game_seed", "ride_the_bus_extras"]
 ROW_KEYS = ("game_index", "seed", "winners", "scores", "length")
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` in a run with master seed ``seed``.
-
-    ``numpy.random.SeedSequence(seed, spawn_key=(index,))`` is the ``index``-th child of
-    ``SeedSequence(seed).spawn(...)``; its first 32-bit word is the game's seed. Children of one master
-    seed are statistically independent, and the value depends on nothing but ``(seed, index)``.
-
-    Args:
-        seed (int): the master seed, ≥ 0.
-        index (int): the game's index in the run, ≥ 0.
-
-    Returns:
-        an int from 0 to 2**32 − 1.
-
-    Raises:
-        ValueError: a negative or non-integer seed or index.
-    """
-    for name, value in (("seed", seed), ("index", index)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name}={value!r}: use a non-negative integer")
-    import numpy as np
-
-    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1)[0])
-
-
 def _play_chunk(
     game: Game, bots: Any, seed: int, indices: Sequence[int], extras: Callable[[State], dict] | None
 ) -> list[dict[str, Any]]:
     """Play the games ``indices`` (module level, so process pools and clusters can pickle it)."""
     from bus_lab.engine.session import Session
+    from bus_lab.prob.montecarlo import game_seed
 
     rows = []
     for index in indices:
@@ -94,6 +71,14 @@ def _play_chunk(
             row.update(more)
         rows.append(row)
     return rows
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run with master seed ``seed``: the same as
+    :func:`bus_lab.prob.montecarlo.game_seed` (kept here for saved code; see it for the method)."""
+    from bus_lab.prob.montecarlo import game_seed as seed_of
+
+    return seed_of(seed, index)
 
 
 def _check_bots(game: Game, bots: Any) -> Any:
@@ -170,24 +155,48 @@ def simulate(
             names the allowed values); ``UnknownGameError``/``ParameterError`` (both ``ValueError``) for
             a bad name or parameter; parameters given together with a ``Game``.
     """
+    game = _resolve_game(game_or_name, params)
+    if not _is_count(n_games, 1):
+        raise ValueError(f"n_games={n_games!r}: use a positive integer")
+    if not _is_count(seed, 0):
+        raise ValueError(f"seed={seed!r}: use a non-negative integer")
+    bots = _check_bots(game, bots)
+    _check_options(extras, executor, chunk_size)
+    from bus_lab.prob.montecarlo import progress_bar
+
+    bar = progress_bar(total=n_games, enabled=progress, description="games")
+    try:
+        if executor is None:
+            return _play_here(game, bots, seed, n_games, extras, chunk_size, bar)
+        return _play_on(executor, game, bots, seed, n_games, extras, chunk_size, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _resolve_game(game_or_name: Game | str, params: dict[str, Any]) -> Game:
+    """The game to play: a Game as given (then no parameters), or a registered name made with them."""
     if isinstance(game_or_name, Game):
         if params:
             raise ValueError(
                 f"parameters {sorted(params)} were given with a Game object: pass a game name "
                 f"with parameters, or a Game already made with them"
             )
-        game = game_or_name
-    elif isinstance(game_or_name, str):
-        game = load_game(game_or_name, **params)
-    else:
-        raise ValueError(
-            f"game_or_name={game_or_name!r}: use a Game or a registered game name such as 'ride_the_bus'"
-        )
-    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
-        raise ValueError(f"n_games={n_games!r}: use a positive integer")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed={seed!r}: use a non-negative integer")
-    bots = _check_bots(game, bots)
+        return game_or_name
+    if isinstance(game_or_name, str):
+        return load_game(game_or_name, **params)
+    raise ValueError(
+        f"game_or_name={game_or_name!r}: use a Game or a registered game name such as 'ride_the_bus'"
+    )
+
+
+def _is_count(value: Any, low: int) -> bool:
+    """An int (not a bool) of at least ``low``."""
+    return not isinstance(value, bool) and isinstance(value, int) and value >= low
+
+
+def _check_options(extras: Any, executor: Any, chunk_size: Any) -> None:
+    """Refuse a bad ``extras``, ``executor`` or ``chunk_size`` (the message names the allowed values)."""
     if extras is not None and not callable(extras):
         raise ValueError(f"extras={extras!r}: use None or a function extras(state) -> dict")
     if executor is not None and not callable(getattr(executor, "submit", None)):
@@ -195,49 +204,82 @@ def simulate(
             f"executor={executor!r}: use None or a concurrent.futures.Executor (e.g. "
             f"ProcessPoolExecutor(), or a Dask client's get_executor())"
         )
-    if chunk_size is not None and (
-        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
-    ):
+    if chunk_size is not None and not _is_count(chunk_size, 1):
         raise ValueError(f"chunk_size={chunk_size!r}: use None or a positive integer")
 
-    from bus_lab.prob.montecarlo import progress_bar
 
-    bar = progress_bar(total=n_games, enabled=progress, description="games")
-    try:
-        if executor is None:
-            step = chunk_size or max(1, min(100, math.ceil(n_games / 100)))
-            rows: list[dict[str, Any]] = []
-            for start in range(0, n_games, step):
-                chunk = range(start, min(start + step, n_games))
-                rows.extend(_play_chunk(game, bots, seed, chunk, extras))
-                if bar is not None:
-                    bar.update(len(chunk))
-            return rows
-        if chunk_size is None:
-            workers = getattr(executor, "_max_workers", None)
-            chunk_size = max(1, math.ceil(n_games / (4 * workers))) if workers else 50
-            chunk_size = min(chunk_size, 500)
-        import concurrent.futures as cf
-
-        futures = {}
-        for start in range(0, n_games, chunk_size):
-            chunk = list(range(start, min(start + chunk_size, n_games)))
-            futures[executor.submit(_play_chunk, game, bots, seed, chunk, extras)] = start
-        results: dict[int, list[dict[str, Any]]] = {}
-        try:
-            for future in cf.as_completed(futures):
-                chunk_rows = future.result()
-                results[futures[future]] = chunk_rows
-                if bar is not None:
-                    bar.update(len(chunk_rows))
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-        return [row for start in sorted(results) for row in results[start]]
-    finally:
+def _play_here(
+    game: Game,
+    bots: Any,
+    seed: int,
+    n_games: int,
+    extras: Callable[[State], dict] | None,
+    chunk_size: int | None,
+    bar: Any,
+) -> list[dict[str, Any]]:
+    """Play every game in this process, in order, a chunk at a time (the bar advances per chunk)."""
+    step = chunk_size or max(1, min(100, math.ceil(n_games / 100)))
+    rows: list[dict[str, Any]] = []
+    for start in range(0, n_games, step):
+        chunk = range(start, min(start + step, n_games))
+        rows.extend(_play_chunk(game, bots, seed, chunk, extras))
         if bar is not None:
-            bar.close()
+            bar.update(len(chunk))
+    return rows
+
+
+def _default_chunk_size(executor: Any, n_games: int) -> int:
+    """About four tasks per worker when the executor says how many it has (at most 500 games per
+    task), else 50 games per task."""
+    workers = getattr(executor, "_max_workers", None)
+    chunk_size = max(1, math.ceil(n_games / (4 * workers))) if workers else 50
+    return min(chunk_size, 500)
+
+
+def _play_on(
+    executor: cf.Executor,
+    game: Game,
+    bots: Any,
+    seed: int,
+    n_games: int,
+    extras: Callable[[State], dict] | None,
+    chunk_size: int | None,
+    bar: Any,
+) -> list[dict[str, Any]]:
+    """Send chunks of games to ``executor`` and put the rows back in game order (a failure cancels
+    the chunks not started)."""
+    import concurrent.futures as cf
+
+    chunk_size = chunk_size or _default_chunk_size(executor, n_games)
+    futures = {}
+    for start in range(0, n_games, chunk_size):
+        chunk = list(range(start, min(start + chunk_size, n_games)))
+        futures[executor.submit(_play_chunk, game, bots, seed, chunk, extras)] = start
+    results: dict[int, list[dict[str, Any]]] = {}
+    try:
+        for future in cf.as_completed(futures):
+            chunk_rows = future.result()
+            results[futures[future]] = chunk_rows
+            if bar is not None:
+                bar.update(len(chunk_rows))
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    return [row for start in sorted(results) for row in results[start]]
+
+
+#: Each scoring rule of Ride the Bus and the ride_the_bus_extras figure its points count towards:
+#: Part 1 (the questions), Part 2 (the pyramid or the Give & Take board), Part 3 (the bus).
+RTB_POINTS_BY_RULE = {
+    "RTB-Q-WRONG": "part1_points",
+    "RTB-Q-RIGHT": "part1_points",
+    "RTB-P-GIVE": "part2_points",
+    "RTB-GT-GIVE": "part2_points",
+    "RTB-GT-TAKE": "part2_points",
+    "RTB-B-STREAK": "bus_points",
+    "RTB-QB-MISS": "bus_points",
+}
 
 
 def ride_the_bus_extras(state: State) -> dict[str, Any]:
@@ -269,10 +311,10 @@ def ride_the_bus_extras(state: State) -> dict[str, Any]:
     """
     if getattr(state.get_game(), "name", None) != "ride_the_bus" or not state.is_terminal():
         raise ValueError("ride_the_bus_extras needs a finished Ride the Bus game")
-    parts = {"Part 1": 0, "Part 2": 0, "Part 3": 0}
-    for ledger in state.ledger:
-        for label, _rule, points in ledger:
-            parts[label.split(":")[0]] += points
+    parts = {"part1_points": 0, "part2_points": 0, "bus_points": 0}
+    for seat in range(state.num_players):  # the score lines, by the rule that gave the points
+        for line in state.score_breakdown(seat):
+            parts[RTB_POINTS_BY_RULE[line["rule"]]] += line["points"]
     gauntlet = state.gauntlet
     flips = sum(
         1
@@ -284,9 +326,7 @@ def ride_the_bus_extras(state: State) -> dict[str, Any]:
     else:
         got_off = len(state.run) == 4 if state.bus_kind == "questions" else state.streak >= state.target
     return {
-        "part1_points": parts["Part 1"],
-        "part2_points": parts["Part 2"],
-        "bus_points": parts["Part 3"],
+        **parts,
         "rider": state.rider,
         "rider_cards": None if gauntlet else len(state.rows[state.rider]),
         "bus_guesses": state.bus_guesses,

@@ -124,6 +124,27 @@ def test_error_bars_long_lines_and_colour_grids_are_described():
     assert text.startswith("Chart with 2 panels.")  # the colour bar is not a panel
 
 
+def test_horizontal_bars_many_bars_box_plots_and_bare_error_bars_are_described():
+    """Each kind of series in one panel's own words: horizontal bars by their category, a long bar
+    series by its range, error bars without markers add nothing, more than three unlabelled lines
+    are counted, and a left-aligned title still names the panel."""
+    fig, (a, b, c) = plt.subplots(1, 3)
+    a.barh(["pyramid", "give and take"], [3, 5])
+    a.axvline(4)  # a vertical reference line
+    a.set_title("Boards", loc="left")
+    b.bar(range(20), [k * 0.5 for k in range(20)])
+    b.errorbar([1, 2], [1, 2], yerr=0.5, fmt="none")
+    c.boxplot([[1, 2, 3, 4], [2, 3, 4, 9]])
+    c.set(xlabel="seat", ylabel="points")
+    text = describe_figure(fig)
+    plt.close(fig)
+    assert text.startswith("Chart with 3 panels. Panel “Boards”. Bars: pyramid: 3; give and take: 5. ")
+    assert "Line: vertical, at 4." in text
+    assert "Panel. Bars: 20 bars from 0 to 9.5. Panel." in text  # the bare error bars say nothing
+    assert "Horizontal axis: seat. Vertical axis: points. " in text
+    assert re.search(r"\d+ unlabelled lines \(e\.g\. box-plot parts\)\.$", text)
+
+
 @pytest.mark.parametrize(
     "alt, error",
     [

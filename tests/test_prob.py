@@ -417,3 +417,73 @@ def test_bus_odds_when_the_draw_pile_is_empty():
     higher = sum(rank(c) > rank(beat) for c in pool)
     lower = sum(rank(c) < rank(beat) for c in pool)
     assert guess_odds(state) == {HIGHER: Fraction(higher, 43), LOWER: Fraction(lower, 43)}
+
+
+# -- where the odds live ------------------------------------------------------------------------------
+OLD_PATHS = {
+    "bus_lab.prob.ride_the_bus": "bus_lab.games.ride_the_bus.odds",
+    "bus_lab.prob.part1": "bus_lab.games.ride_the_bus.part1_odds",
+    "bus_lab.prob.pyramid": "bus_lab.games.ride_the_bus.pyramid_odds",
+    "bus_lab.prob.bus": "bus_lab.games.ride_the_bus.bus_odds",
+}
+
+
+@pytest.mark.parametrize("old, home", sorted(OLD_PATHS.items()))
+def test_old_module_paths_reexport_the_game_package(old, home):
+    """Saved code importing bus_lab.prob.part1 (etc.) gets the very objects of the game's own odds
+    module, private helpers included."""
+    import importlib
+
+    old_module, home_module = importlib.import_module(old), importlib.import_module(home)
+    assert old_module.__all__ == home_module.__all__
+    for name in home_module.__all__:
+        assert getattr(old_module, name) is getattr(home_module, name), name
+    private = [n for n in vars(home_module) if n.startswith("_") and not n.startswith("__")]
+    for name in private:
+        assert getattr(old_module, name) is getattr(home_module, name), name
+
+
+def test_prob_reexports_the_public_entry_points():
+    """Every name bus_lab.prob lists is there, from the module it names; the pyramid functions the
+    lessons use are among them."""
+    import importlib
+
+    import bus_lab.prob as prob
+
+    for name, module in prob._LAZY.items():
+        assert getattr(prob, name) is getattr(importlib.import_module(module), name), name
+    assert set(prob.__all__) == set(prob._LAZY) <= set(dir(prob))
+    lessons = {
+        "pyramid_odds",
+        "pyramid_odds_from_state",
+        "pyramid_fresh_deck",
+        "pyramid_over_deals",
+        "simulate_pyramids",
+        "engine_playouts",
+        "first_appearance",
+        "row_weights",
+    }
+    assert lessons <= set(prob.__all__)
+    with pytest.raises(AttributeError, match="no attribute"):
+        prob.no_such_name  # noqa: B018
+
+
+def test_games_do_not_import_prob_when_loaded():
+    """Layering: loading a game package, its odds and its bots never loads bus_lab.prob (the Monte
+    Carlo helpers are loaded by a simulation when it runs); bus_lab.prob loads no game until a
+    re-exported name is used."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import bus_lab.games.ride_the_bus.policies, bus_lab.games.ride_the_bus.odds\n"
+        "import bus_lab.games.ride_the_bus.part1_odds, bus_lab.games.ride_the_bus.pyramid_odds\n"
+        "import bus_lab.games.ride_the_bus.bus_odds\n"
+        "print(sorted(m for m in sys.modules if m.startswith('bus_lab.prob')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    code = "import sys, bus_lab.prob; print(sorted(m for m in sys.modules if m.startswith('bus_lab.games')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,4 +1,5 @@
-"""Getting off the bus (bus_lab.prob.bus): exact chains, finite-deck simulation, the gauntlet.
+"""Getting off the bus (bus_lab.games.ride_the_bus.bus_odds, re-exported by bus_lab.prob): exact chains,
+finite-deck simulation, the gauntlet.
 
 Rules: RTB-B-RIDER, RTB-B-FLIP, RTB-B-GUESS, RTB-B-STREAK, RTB-B-END, RTB-DECK-EMPTY, RTB-DISCARD,
 RTB-QB-ORDER, RTB-QB-COMPARE, RTB-QB-MISS, RTB-QB-END, RTB-SG-RIDE, RTB-SG-RIDES, RTB-SG-WIN.
@@ -32,8 +33,8 @@ from bus_lab.games.ride_the_bus import (
     judge,
     parse_card,
 )
-from bus_lab.prob import bus as B
-from bus_lab.prob.ride_the_bus import guess_odds
+from bus_lab.games.ride_the_bus import bus_odds as B
+from bus_lab.games.ride_the_bus.odds import guess_odds
 
 RANKS = range(13)
 

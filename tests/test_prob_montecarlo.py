@@ -13,7 +13,9 @@ import math
 import numpy as np
 import pytest
 
-from bus_lab.prob import bus, part1, pyramid
+from bus_lab.games.ride_the_bus import bus_odds as bus
+from bus_lab.games.ride_the_bus import part1_odds as part1
+from bus_lab.games.ride_the_bus import pyramid_odds as pyramid
 from bus_lab.prob.montecarlo import Estimate, Moments, estimate, monte_carlo, run_batches
 
 ROWS = [["2C", "7D", "KH", "9S"], ["3H", "3S", "QD", "AC"], ["5C", "TD", "JH", "4S"]]

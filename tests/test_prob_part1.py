@@ -1,4 +1,5 @@
-"""Part 1 of Ride the Bus: exact odds, exact expectations and simulations (``bus_lab.prob.part1``).
+"""Part 1 of Ride the Bus: exact odds, exact expectations and simulations
+(``bus_lab.games.ride_the_bus.part1_odds``; ``bus_lab.prob.part1`` re-exports it).
 
 Every expected value is derived here independently of the module under test: by counting card codes
 by hand, with the engine's own ``guess_odds`` on real game states, by a brute-force enumeration over
@@ -31,8 +32,8 @@ from bus_lab.games.ride_the_bus import (
     SPADES,
     parse_card,
 )
-from bus_lab.prob import guess_odds
-from bus_lab.prob.part1 import (
+from bus_lab.games.ride_the_bus.odds import guess_odds
+from bus_lab.games.ride_the_bus.part1_odds import (
     POINTS,
     all_four_right,
     expected_part1_points,
@@ -139,7 +140,7 @@ def test_q4_table_matches_engine():
 # -- an independent brute force over card identities ----------------------------------------------
 def split(counts: list[int], policy: str, scale: int) -> list[int]:
     """How often each guess is picked, as whole numbers out of ``scale``: evenly under "random";
-    under "best" evenly among the guesses with the largest count."""
+    under "best_odds" evenly among the guesses with the largest count."""
     if policy == "random":
         return [scale // len(counts)] * len(counts)
     best = max(counts)
@@ -196,7 +197,7 @@ def brute_force_patterns(policy: str, seen: tuple[str, ...] = ()) -> dict[tuple[
 
 @pytest.fixture(scope="module")
 def brute_best():
-    return brute_force_patterns("best")
+    return brute_force_patterns("best_odds")
 
 
 @pytest.fixture(scope="module")
@@ -207,8 +208,8 @@ def brute_random():
 def test_all_four_right_best_matches_brute_force(brute_best):
     """RTB-Q1 … RTB-Q4, best play, fresh deck: the memoised recursion equals the brute force on
     every right/wrong pattern, and so on all four right."""
-    assert part1_pattern_distribution("best") == brute_best
-    assert all_four_right("best") == brute_best[(True, True, True, True)]
+    assert part1_pattern_distribution("best_odds") == brute_best
+    assert all_four_right("best_odds") == brute_best[(True, True, True, True)]
     assert sum(brute_best.values()) == 1
 
 
@@ -221,9 +222,9 @@ def test_all_four_right_random_matches_brute_force(brute_random):
 
 
 def test_best_play_beats_random_play(brute_best, brute_random):
-    assert all_four_right("best") > 2 * all_four_right("random")
-    assert expected_part1_points("best") < expected_part1_points("random")
-    q = question_right_chances("best")
+    assert all_four_right("best_odds") > 2 * all_four_right("random")
+    assert expected_part1_points("best_odds") < expected_part1_points("random")
+    q = question_right_chances("best_odds")
     assert q[1] == Fraction(1, 2) and q[4] == Fraction(13, 49)  # a suit not in your row: 13 of 49
 
 
@@ -231,11 +232,11 @@ def points_of(pattern) -> int:
     return sum(points for points, ok in zip((1, 2, 3, 4), pattern) if not ok)
 
 
-@pytest.mark.parametrize("policy", ["best", "random"])
+@pytest.mark.parametrize("policy", ["best_odds", "random"])
 def test_points_distribution_and_expectation_match_brute_force(policy, brute_best, brute_random):
     """RTB-Q-WRONG: a wrong answer to question k costs k points; a lone player's right answers
     cost nothing (RTB-Q-RIGHT). The distribution and the mean, from the brute force's patterns."""
-    brute = brute_best if policy == "best" else brute_random
+    brute = brute_best if policy == "best_odds" else brute_random
     dist: dict[int, Fraction] = {}
     for pattern, p in brute.items():
         dist[points_of(pattern)] = dist.get(points_of(pattern), Fraction(0)) + p
@@ -248,14 +249,14 @@ def test_seen_cards_match_brute_force():
     """Extra face-up cards (e.g. other rows on the table) change the counts: a lopsided set of
     seen cards, recursion against brute force, both policies."""
     seen = ("AS", "KS", "QS", "JS", "TS", "2H", "3D")
-    for policy in ("best", "random"):
+    for policy in ("best_odds", "random"):
         assert part1_pattern_distribution(policy, seen) == brute_force_patterns(policy, seen)
     # with five spades gone and red and black at 24 vs 21, best play changes: red is the pick
-    assert question_right_chances("best", seen)[1] == Fraction(24, 45)
+    assert question_right_chances("best_odds", seen)[1] == Fraction(24, 45)
 
 
 # -- exact against the vectorised simulation -------------------------------------------------------
-@pytest.mark.parametrize("policy, seed", [("best", 1), ("random", 2)])
+@pytest.mark.parametrize("policy, seed", [("best_odds", 1), ("random", 2)])
 def test_exact_agrees_with_vectorised_simulation(policy, seed):
     """200,000 seeded deals: all four right, points and each question within 3 standard errors."""
     sim = simulate_part1(200_000, seed=seed, policy=policy)
@@ -266,7 +267,7 @@ def test_exact_agrees_with_vectorised_simulation(policy, seed):
         assert estimate.agrees_with(question_right_chances(policy)[k], sigmas=3)
     assert sim["right"].shape == (200_000, 4) and sim["points"].shape == (200_000,)
     assert (sim["points"] == (~sim["right"]) @ [1, 2, 3, 4]).all()
-    other = "random" if policy == "best" else "best"
+    other = "random" if policy == "best_odds" else "best_odds"
     assert not sim["all_four_right"].agrees_with(all_four_right(other), sigmas=3)  # the check can fail
 
 
@@ -274,8 +275,8 @@ def test_simulation_with_seen_cards_and_seeds():
     seen = ["AS", "KS", "QS", "JS", "TS", "2H", "3D"]
     sim = simulate_part1(100_000, seed=5, seen=seen, keep_samples=False)
     assert "right" not in sim
-    assert sim["all_four_right"].agrees_with(all_four_right("best", seen), sigmas=3)
-    assert sim["expected_points"].agrees_with(expected_part1_points("best", seen), sigmas=3)
+    assert sim["all_four_right"].agrees_with(all_four_right("best_odds", seen), sigmas=3)
+    assert sim["expected_points"].agrees_with(expected_part1_points("best_odds", seen), sigmas=3)
     a, b = simulate_part1(1000, seed=9), simulate_part1(1000, seed=9)
     assert (a["right"] == b["right"]).all()
 
@@ -297,7 +298,7 @@ def lone_playouts(policy: str, games: int, seed0: int):
     return four, points, points_sq
 
 
-@pytest.mark.parametrize("policy, exact_policy", [("best_odds", "best"), ("random", "random")])
+@pytest.mark.parametrize("policy, exact_policy", [("best_odds", "best_odds"), ("random", "random")])
 def test_exact_agrees_with_engine_playouts(policy, exact_policy):
     """A lone player (solo gauntlet, 1 player) plays Part 1 in 1,500 seeded engine games: the
     share of games with four right answers and the mean points within 4 standard errors."""
@@ -318,7 +319,7 @@ def test_table_chances_by_hand():
     figures equal the recursion's (two different methods)."""
     assert table_question_right_chances(2, 0)[1] == Fraction(1, 2)
     assert table_question_right_chances(2, 1)[1] == Fraction(26, 51)
-    assert table_question_right_chances(1, 0) == question_right_chances("best")
+    assert table_question_right_chances(1, 0) == question_right_chances("best_odds")
     # seat 1 of 2 at Q4 sees 3 other cards as well as its own 3: six cards cover at most 4 suits
     assert table_question_right_chances(2, 1)[4] > Fraction(13, 49)
 
@@ -333,25 +334,27 @@ def test_table_exact_agrees_with_simulation(players, seat, seed):
         assert estimate.agrees_with(exact[k], sigmas=3), k
     expected = sum(POINTS[k - 1] * (1 - p) for k, p in exact.items())
     assert sim["expected_points"].agrees_with(expected, sigmas=3)
-    assert not sim["expected_points"].agrees_with(expected_part1_points("best"), sigmas=3)  # counting helps
+    assert not sim["expected_points"].agrees_with(
+        expected_part1_points("best_odds"), sigmas=3
+    )  # counting helps
 
 
 def test_counting_other_rows_helps():
     """Seeing more cards never hurts: later seats and bigger tables expect fewer points."""
-    lone = expected_part1_points("best")
+    lone = expected_part1_points("best_odds")
     previous = lone
     for seat in range(8):
         result = seat_expectations(8, seat, n=0)
         assert result.expected_points < previous and result.all_four_right is None and not result.exact
         previous = result.expected_points
     own = seat_expectations(8, 7, policy="own_row")
-    assert own.exact and own.expected_points == lone and own.all_four_right == all_four_right("best")
+    assert own.exact and own.expected_points == lone and own.all_four_right == all_four_right("best_odds")
     rand = seat_expectations(3, 1, policy="random")
     assert rand.exact and rand.all_four_right == all_four_right("random")
 
 
 def test_seat_expectations_simulates_four_right_at_a_table():
-    lone = all_four_right("best")
+    lone = all_four_right("best_odds")
     result = seat_expectations(8, 7, n=100_000, seed=3)
     assert not result.exact and result.all_four_right.n == 100_000
     assert result.all_four_right.mean - 4 * result.all_four_right.stderr > lone
@@ -404,6 +407,179 @@ def test_bad_input_is_refused():
 
 
 def test_import_does_not_load_numpy():
-    code = "import sys, bus_lab.prob.part1; print('numpy' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    for module in ("bus_lab.games.ride_the_bus.part1_odds", "bus_lab.prob.part1"):
+        code = f"import sys, {module}; print('numpy' in sys.modules)"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == "False"
+
+
+# -- one vocabulary, old spellings and old module paths ---------------------------------------------
+def test_best_is_the_older_name_of_best_odds(brute_best):
+    """ "best" (the older name) gives exactly what "best_odds" gives, everywhere; results name the
+    policy "best_odds"."""
+    assert part1_pattern_distribution("best") == part1_pattern_distribution("best_odds") == brute_best
+    seen = ("AS", "2H")
+    assert all_four_right("best", seen) == all_four_right("best_odds", seen)
+    assert question_right_chances("best") == question_right_chances("best_odds")
+    assert part1_points_distribution("best") == part1_points_distribution("best_odds")
+    assert expected_part1_points("best") == expected_part1_points()
+    assert seat_expectations(3, 1, policy="best", n=0) == seat_expectations(3, 1, n=0)
+    assert seat_expectations(3, 1, policy="best", n=0).policy == "best_odds"
+    a = simulate_part1(2000, seed=4, policy="best")
+    b = simulate_part1(2000, seed=4, policy="best_odds")
+    assert (a["right"] == b["right"]).all()
+    a = simulate_seat(2000, seed=4, players=3, seat=2, policy="best", keep_samples=True)
+    b = simulate_seat(2000, seed=4, players=3, seat=2, keep_samples=True)
+    assert (a["right"] == b["right"]).all()
+    with pytest.raises(ValueError, match="'best_odds', 'random'"):
+        all_four_right("optimal")
+
+
+def test_old_module_path_reexports_the_new_home():
+    """bus_lab.prob.part1 is kept for saved code: the same objects, private helpers included."""
+    import bus_lab.games.ride_the_bus.part1_odds as home
+    import bus_lab.prob
+    import bus_lab.prob.part1 as old
+
+    for name in home.__all__:
+        assert getattr(old, name) is getattr(home, name), name
+    assert old._stage1 is home._stage1 and old.__all__ == home.__all__
+    assert bus_lab.prob.all_four_right is home.all_four_right
+    with pytest.raises(AttributeError):
+        old.no_such_name  # noqa: B018
+
+
+# -- the vectorised simulations, deal by deal, against a plain count ---------------------------------
+class ScriptedGenerator:
+    """Stands in for numpy's Generator: ``permuted`` returns the given deals, ``random`` the given
+    arrays in turn (so every card dealt and every tie-break draw is known to the test)."""
+
+    def __init__(self, uniforms, deals=None):
+        self.uniforms = list(uniforms)
+        self.deals = deals
+
+    def permuted(self, deck, axis):
+        assert axis == 1 and self.deals.shape == deck.shape
+        return self.deals
+
+    def random(self, shape):
+        out = self.uniforms.pop(0)
+        assert out.shape == ((shape,) if isinstance(shape, int) else tuple(shape))
+        return out
+
+
+def scripted(monkeypatch, generator):
+    import numpy as np
+
+    monkeypatch.setattr(np.random, "default_rng", lambda seed=None: generator)
+
+
+def counted_answer(question: int, row: list[str], unseen: list[str], card: str, tie_draw: float, policy: str):
+    """Whether the guess is right, by counting card codes: the cards left that make each guess right
+    (ties in rank make no guess right), the best guesses (most cards left) and the pick: under
+    best odds the card's guess is picked when it is a best guess and the draw is below 1/(number
+    of best guesses); under random play when the draw is below 1/(number of guesses)."""
+    if question == 1:
+        classes = [lambda c: c[1] in "DH", lambda c: c[1] in "CS"]
+    elif question == 2:
+        first = rank(row[0])
+        classes = [lambda c: rank(c) > first, lambda c: rank(c) < first]
+    elif question == 3:
+        lo, hi = sorted((rank(row[0]), rank(row[1])))
+        classes = [lambda c: lo < rank(c) < hi, lambda c: rank(c) < lo or rank(c) > hi]
+    else:
+        classes = [lambda c, s=s: c[1] == s for s in SUITS]
+    counts = [sum(1 for c in unseen if wins(c)) for wins in classes]
+    mine = [k for k, wins in enumerate(classes) if wins(card)]
+    if not mine:
+        return False
+    if policy == "random":
+        return tie_draw < 1 / len(classes)
+    best = max(counts)
+    return counts[mine[0]] == best and tie_draw < 1 / counts.count(best)
+
+
+@pytest.mark.parametrize(
+    "seen, policy",
+    [
+        ((), "best_odds"),
+        ((), "random"),
+        (tuple(c for c in ALL_CODES if c[0] in "6789TJQ"), "best_odds"),  # 24 cards left: many ties
+        (tuple(c for c in ALL_CODES if c[0] not in "23K" and c != "AS"), "best_odds"),
+        (("AS", "KS", "QS", "JS", "TS", "2H", "3D"), "best_odds"),
+    ],
+)
+def test_lone_simulation_deal_by_deal(monkeypatch, seen, policy):
+    """simulate_part1 with known draws: each deal is four cards taken in turn from the cards left
+    (draw u picks place floor(u × cards left)); every answer equals the plain count's."""
+    import numpy as np
+
+    size = 4000
+    rng = np.random.default_rng(7)
+    card_draws = rng.random((4, size))
+    tie_draws = [rng.random(size) for _ in range(4)]
+    scripted(monkeypatch, ScriptedGenerator([card_draws, *tie_draws]))
+    sim = simulate_part1(size, policy=policy, seen=seen)
+    pool = [c for c in sorted(ALL_CODES, key=parse_card) if c not in seen]
+    for d in range(size):
+        left = list(pool)
+        dealt = [left.pop(int(card_draws[k, d] * len(left))) for k in range(4)]
+        expected = [
+            counted_answer(
+                k + 1, dealt[:k], [c for c in pool if c not in dealt[:k]], dealt[k], tie_draws[k][d], policy
+            )
+            for k in range(4)
+        ]
+        assert list(sim["right"][d]) == expected, (d, dealt)
+    assert (sim["points"] == (~sim["right"]) @ np.array(POINTS)).all()
+
+
+@pytest.mark.parametrize(
+    "players, seat, policy",
+    [(8, 7, "best_odds"), (3, 1, "best_odds"), (5, 2, "own_row"), (2, 0, "random"), (1, 0, "best_odds")],
+)
+def test_table_simulation_deal_by_deal(monkeypatch, players, seat, policy):
+    """simulate_seat with known shuffles: the seat's answers equal the plain count's, where before its
+    question k it has seen every card dealt before (best odds) or only its own row (own_row), cards
+    dealt round by round in seat order (RTB-Q-ORDER)."""
+    import numpy as np
+
+    size = 1500
+    rng = np.random.default_rng(players * 10 + seat)
+    deals = np.array([rng.permutation(52) for _ in range(size)], dtype=np.int8)
+    tie_draws = [rng.random(size) for _ in range(4)]
+    scripted(monkeypatch, ScriptedGenerator(tie_draws, deals))
+    sim = simulate_seat(size, players=players, seat=seat, policy=policy, keep_samples=True)
+    codes = sorted(ALL_CODES, key=parse_card)
+    for d in range(size):
+        order = [codes[c] for c in deals[d]]
+        own = [order[k * players + seat] for k in range(4)]
+        expected = []
+        for k in range(4):
+            seen = order[: k * players + seat] if policy == "best_odds" else own[:k]
+            unseen = [c for c in ALL_CODES if c not in seen]
+            expected.append(counted_answer(k + 1, own[:k], unseen, own[k], tie_draws[k][d], policy))
+        assert list(sim["right"][d]) == expected, (d, own)
+
+
+def test_simulation_standard_errors_are_those_of_the_samples():
+    """The Estimates of a simulation are the samples' mean and standard error (sample standard
+    deviation / sqrt(n)), as montecarlo.estimate gives them from the kept per-deal arrays."""
+    import numpy as np
+
+    from bus_lab.prob.montecarlo import estimate
+
+    for sim in (
+        simulate_part1(3000, seed=3),
+        simulate_seat(3000, seed=3, players=4, seat=3, keep_samples=True),
+    ):
+        right = sim["right"]
+        for figure, samples in (
+            (sim["all_four_right"], right.all(axis=1)),
+            (sim["expected_points"], sim["points"]),
+            *zip(sim["question_right"], right.T),
+        ):
+            check = estimate(np.asarray(samples, dtype=float))
+            assert figure.n == check.n == 3000
+            assert figure.mean == pytest.approx(check.mean, rel=1e-12, abs=1e-15)
+            assert figure.stderr == pytest.approx(check.stderr, rel=1e-9)

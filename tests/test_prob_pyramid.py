@@ -1,5 +1,5 @@
-"""The pyramid's numbers (``bus_lab.prob.pyramid``): exact figures checked against hand counts, a
-brute-force enumeration that applies the rules flip by flip, independent formulas, a plain numpy
+"""The pyramid's numbers (``bus_lab.games.ride_the_bus.pyramid_odds``): exact figures checked against
+hand counts, a brute-force enumeration that applies the rules flip by flip, independent formulas, a plain numpy
 simulation of 100,000+ pyramids and playouts on the step-through engine.
 
 Rules: RTB-P-LAYOUT, RTB-P-FLIP, RTB-P-MATCH, RTB-P-POINTS, RTB-P-GIVE, RTB-P-NOMATCH, RTB-B-RIDER.
@@ -14,7 +14,7 @@ from itertools import permutations
 import pytest
 
 from bus_lab import Session, load_game
-from bus_lab.prob.pyramid import (
+from bus_lab.games.ride_the_bus.pyramid_odds import (
     FIGURES,
     engine_playouts,
     first_appearance,

@@ -125,3 +125,40 @@ def test_progress_bar_does_not_change_the_rows(capsys):
     quiet = simulate("ride_the_bus", 6, seed=2, players=2)
     assert simulate("ride_the_bus", 6, seed=2, players=2, progress=True, chunk_size=2) == quiet
     assert "games" in capsys.readouterr().err  # tqdm writes its bar to stderr in a terminal
+
+
+@pytest.mark.parametrize("case", __import__("simulate_rows_cases").CASES, ids=lambda case: case[0])
+def test_rows_of_seeded_runs_never_change(case):
+    """Every game and option set: the rows of a seeded run (winners, scores, lengths, per-game figures)
+    are the ones kept in tests/data/simulate_rows.json (see tests/simulate_rows_cases.py)."""
+    import json
+
+    from simulate_rows_cases import DATA, run_case
+
+    kept = json.loads(DATA.read_text(encoding="utf-8"))
+    assert run_case(case) == kept[case[0]]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"players": 4}, {"players": 3, "board": "give_and_take"}, {"players": 2, "bus": "questions"}],
+)
+def test_points_by_part_add_up_to_the_scores(params):
+    """The Part 1, 2 and 3 points of ride_the_bus_extras add up to the seats' returns() together, and
+    each part is the sum of the score lines that the score breakdown files under that part (its label
+    reads "Part 1: ...", "Part 2: ..." or "Part 3: ...")."""
+    for seed in range(8):
+        session = Session(load_game("ride_the_bus", **params), seed=seed, bots="random")
+        session.run_to_end()
+        state = session.state
+        extras = ride_the_bus_extras(state)
+        by_label = {"Part 1": 0, "Part 2": 0, "Part 3": 0}
+        for seat in range(state.num_players):
+            for line in state.score_breakdown(seat):
+                by_label[line["label"].split(":")[0]] += line["points"]
+        assert (extras["part1_points"], extras["part2_points"], extras["bus_points"]) == (
+            by_label["Part 1"],
+            by_label["Part 2"],
+            by_label["Part 3"],
+        )
+        assert sum(by_label.values()) == sum(state.returns())

@@ -90,51 +90,80 @@ def _series_name(kind: str, label: str) -> str:
 
 
 def _describe_axes(ax: Any) -> list[str]:
-    """Sentences describing one panel: title, axes, then each series."""
-    from matplotlib.container import BarContainer, ErrorbarContainer
+    """Sentences describing one panel: title, axes, then each series, a colour grid and the legend."""
+    parts = _heading(ax)
+    described: set[int] = set()  # lines already told as part of a container (error bars)
+    for container in ax.containers:
+        sentence = _container_sentence(container, ax, described)
+        if sentence:
+            parts.append(sentence)
+    parts.extend(_line_sentences(ax, described))
+    if ax.images:
+        low, high = ax.images[0].get_clim()
+        parts.append(f"A colour grid with values from {_number(low)} to {_number(high)}.")
+    parts.extend(_legend_sentence(ax))
+    return parts
 
-    parts = []
+
+def _heading(ax: Any) -> list[str]:
+    """The panel's title and its axis labels."""
     title = _text(ax.get_title()) or _text(ax.get_title("left"))
-    parts.append(f"Panel “{title}”." if title else "Panel.")
+    parts = [f"Panel “{title}”." if title else "Panel."]
     xlabel, ylabel = _text(ax.get_xlabel()), _text(ax.get_ylabel())
     if xlabel:
         parts.append(f"Horizontal axis: {xlabel}.")
     if ylabel:
         parts.append(f"Vertical axis: {ylabel}.")
-    described = set()  # lines already told as part of a container (error bars)
-    for container in ax.containers:
-        if isinstance(container, ErrorbarContainer):
-            data_line, caplines, _ = container.lines
-            described.update(id(line) for line in caplines)
-            if data_line is None:
-                continue
-            described.add(id(data_line))
-            xs, ys = _floats(data_line.get_xdata()), _floats(data_line.get_ydata())
-            if xs and ys:
-                name = _series_name("Points with error bars", _text(container.get_label()))
-                parts.append(_points(name, xs, ys, ax.xaxis))
-            continue
-        if not isinstance(container, BarContainer) or not len(container.patches):
-            continue
-        horizontal = getattr(container, "orientation", "vertical") == "horizontal"
-        name = _series_name("Bars", _text(container.get_label()))
-        patches = container.patches
-        if len(patches) > MAX_BARS_LISTED:
-            heights = [p.get_width() if horizontal else p.get_height() for p in patches]
-            parts.append(
-                f"{name}: {len(patches)} bars from {_number(min(heights))} to {_number(max(heights))}."
-            )
-            continue
-        if horizontal:
-            centres = [p.get_y() + p.get_height() / 2 for p in patches]
-            values = [p.get_width() for p in patches]
-            names = _tick_names(ax.yaxis, centres)
-        else:
-            centres = [p.get_x() + p.get_width() / 2 for p in patches]
-            values = [p.get_height() for p in patches]
-            names = _tick_names(ax.xaxis, centres)
-        pairs = "; ".join(f"{n}: {_number(v)}" for n, v in zip(names, values))
-        parts.append(f"{name}: {pairs}.")
+    return parts
+
+
+def _container_sentence(container: Any, ax: Any, described: set[int]) -> str | None:
+    """One bar series or set of points with error bars (their lines are added to ``described``),
+    or ``None`` for any other container or an empty one."""
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    if isinstance(container, ErrorbarContainer):
+        return _errorbar_sentence(container, ax, described)
+    if isinstance(container, BarContainer) and len(container.patches):
+        return _bars_sentence(container, ax)
+    return None
+
+
+def _errorbar_sentence(container: Any, ax: Any, described: set[int]) -> str | None:
+    data_line, caplines, _ = container.lines
+    described.update(id(line) for line in caplines)
+    if data_line is None:
+        return None
+    described.add(id(data_line))
+    xs, ys = _floats(data_line.get_xdata()), _floats(data_line.get_ydata())
+    if not (xs and ys):
+        return None
+    return _points(_series_name("Points with error bars", _text(container.get_label())), xs, ys, ax.xaxis)
+
+
+def _bars_sentence(container: Any, ax: Any) -> str:
+    """Each bar with its category (or x) and height, or the range when there are many."""
+    horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+    name = _series_name("Bars", _text(container.get_label()))
+    patches = container.patches
+    if len(patches) > MAX_BARS_LISTED:
+        heights = [p.get_width() if horizontal else p.get_height() for p in patches]
+        return f"{name}: {len(patches)} bars from {_number(min(heights))} to {_number(max(heights))}."
+    if horizontal:
+        centres = [p.get_y() + p.get_height() / 2 for p in patches]
+        values = [p.get_width() for p in patches]
+        names = _tick_names(ax.yaxis, centres)
+    else:
+        centres = [p.get_x() + p.get_width() / 2 for p in patches]
+        values = [p.get_height() for p in patches]
+        names = _tick_names(ax.xaxis, centres)
+    pairs = "; ".join(f"{n}: {_number(v)}" for n, v in zip(names, values))
+    return f"{name}: {pairs}."
+
+
+def _line_sentences(ax: Any, described: set[int]) -> list[str]:
+    """Every labelled line not yet described, then the unlabelled ones (up to three, else a count)."""
+    parts = []
     unlabelled = []
     for line in ax.get_lines():
         if id(line) in described:
@@ -151,15 +180,15 @@ def _describe_axes(ax: Any) -> list[str]:
         parts.extend(_line("Line", xs, ys, ax) for xs, ys in unlabelled)
     else:
         parts.append(f"{len(unlabelled)} unlabelled lines (e.g. box-plot parts).")
-    if ax.images:
-        low, high = ax.images[0].get_clim()
-        parts.append(f"A colour grid with values from {_number(low)} to {_number(high)}.")
-    legend = ax.get_legend()
-    if legend is not None:
-        names = [_text(t.get_text()) for t in legend.get_texts() if _text(t.get_text())]
-        if names:
-            parts.append("Legend: " + ", ".join(names) + ".")
     return parts
+
+
+def _legend_sentence(ax: Any) -> list[str]:
+    legend = ax.get_legend()
+    if legend is None:
+        return []
+    names = [_text(t.get_text()) for t in legend.get_texts() if _text(t.get_text())]
+    return ["Legend: " + ", ".join(names) + "."] if names else []
 
 
 def _line(name: str, xs: list[float], ys: list[float], ax: Any) -> str:

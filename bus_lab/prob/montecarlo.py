@@ -7,7 +7,10 @@ widget in notebooks, text in terminals).
 * :func:`run_batches`: the batch loop (one seeded generator, the progress bar) that every
   simulation in :mod:`bus_lab.prob` runs on;
 * :class:`Moments`: running sums of named figures → :class:`Estimate` objects;
-* :func:`monte_carlo`: both together for one figure; :func:`estimate`: a kept array of samples.
+* :func:`monte_carlo`: both together for one figure; :func:`estimate`: a kept array of samples;
+* :func:`game_seed`: the seed of game ``i`` of a run of whole games with one master seed.
+
+numpy is imported when a helper runs, not with the module.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ def estimate(samples: np.ndarray) -> Estimate:
     Raises:
         ValueError: fewer than two samples.
     """
+    import numpy as np
+
     samples = np.asarray(samples, dtype=float).ravel()
     if samples.size < 2:
         raise ValueError("an estimate needs at least two samples")
@@ -104,6 +110,8 @@ class Moments:
                 one value per trial, or a single number when ``count`` is 1); other keys are ignored.
             count (int | None): trials in the batch; default: the size of the first figure's values.
         """
+        import numpy as np
+
         for k in self.names:
             v = np.asarray(values[k], dtype=float)
             self.total[k] += float(v.sum())
@@ -159,6 +167,8 @@ def run_batches(
     """
     if n < 1 or batch < 1:
         raise ValueError(f"n={n}, batch={batch}: use n >= 1 trials and batch >= 1")
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     bar = progress_bar(total=n, enabled=progress, description=description)
     try:
@@ -203,6 +213,8 @@ def monte_carlo(
         raise ValueError(f"n={n}, batch={batch}: use n >= 2 trials and batch >= 1")
     sums = Moments(("value",))
 
+    import numpy as np
+
     def play(rng: np.random.Generator, start: int, size: int) -> None:
         values = np.asarray(trial(rng, size), dtype=float)
         if values.shape != (size,):
@@ -211,6 +223,31 @@ def monte_carlo(
 
     run_batches(play, n, batch, seed, progress, description)
     return sums.estimate("value")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run with master seed ``seed``.
+
+    ``numpy.random.SeedSequence(seed, spawn_key=(index,))`` is the ``index``-th child of
+    ``SeedSequence(seed).spawn(...)``; its first 32-bit word is the game's seed. Children of one master
+    seed are statistically independent, and the value depends on nothing but ``(seed, index)``.
+
+    Args:
+        seed (int): the master seed, ≥ 0.
+        index (int): the game's index in the run, ≥ 0.
+
+    Returns:
+        an int from 0 to 2**32 − 1.
+
+    Raises:
+        ValueError: a negative or non-integer seed or index.
+    """
+    for name, value in (("seed", seed), ("index", index)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name}={value!r}: use a non-negative integer")
+    import numpy as np
+
+    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1)[0])
 
 
 def progress_bar(total: int, enabled: bool = True, description: str = ""):

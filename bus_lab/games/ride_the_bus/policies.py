@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from bus_lab.engine.policies import random_policy
+from bus_lab.games.ride_the_bus.odds import guess_odds
 from bus_lab.games.ride_the_bus.state import GIVE_BASE, RideTheBusState
 
 __all__ = ["random_policy", "best_odds_policy"]
@@ -17,7 +18,7 @@ __all__ = ["random_policy", "best_odds_policy"]
 def best_odds_policy(state: RideTheBusState, rng: random.Random) -> int:
     """Guess what is most likely to be right; hand points to the current leader.
 
-    Guesses use :func:`bus_lab.prob.guess_odds` (exact odds given every face-up card);
+    Guesses use :func:`bus_lab.games.ride_the_bus.odds.guess_odds` (exact odds given every face-up card);
     equally likely guesses are split with ``rng``. Points to hand over (RTB-Q-RIGHT,
     RTB-P-GIVE) go to the other seat with the fewest points, ties split with ``rng``.
 
@@ -31,8 +32,6 @@ def best_odds_policy(state: RideTheBusState, rng: random.Random) -> int:
         fewest = min(state.points[a - GIVE_BASE] for a in legal)
         leaders = [a for a in legal if state.points[a - GIVE_BASE] == fewest]
         return leaders[rng.randrange(len(leaders))]
-    from bus_lab.prob.ride_the_bus import guess_odds
-
     odds = guess_odds(state)
     best = max(odds.values())
     top = [a for a in legal if odds[a] == best]

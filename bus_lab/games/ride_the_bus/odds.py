@@ -1,0 +1,65 @@
+"""Exact odds for Ride the Bus guesses.
+
+Assumptions (rules RTB-Q1 … RTB-Q4, RTB-B-GUESS): the next card is equally likely to be any
+card of the draw pile; every card on the table (every row, flipped pyramid cards, the bus, the
+discard pile) is face up and counted, so the draw pile is exactly the cards the guessing seat
+has not seen since the last reshuffle (RTB-DECK-EMPTY). A tie in rank loses.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from bus_lab.engine.core import State
+
+__all__ = ["guess_odds", "best_guess"]
+
+
+def guess_odds(state: State) -> dict[int, Fraction]:
+    """The exact chance that each possible guess is right.
+
+    Computed through the public API: for each legal guess, the state after the guess gives the
+    draw's possible cards (``chance_weights()``: every card of the draw pile, equally likely),
+    the engine's own rule decides which of them make the guess right (``pending_guess_right``),
+    and the chance is (cards that make it right) / (cards that can come), one
+    :class:`~fractions.Fraction` per guess. Equal to summing ``chance_outcomes()`` over the
+    right cards (``tests/test_prob.py`` checks it against an independent count).
+
+    Args:
+        state: a Ride the Bus state at a guessing decision (a Part 1 question or a bus call).
+
+    Returns:
+        ``{guess action: Fraction}``, one exact probability per legal guess. On a fresh deck with
+        one player, ``{RED: 1/2, BLACK: 1/2}``; after a first card of rank 7 and nothing else seen,
+        higher is 28/51 and lower 20/51.
+
+    Raises:
+        ValueError: the state is not at a guessing decision.
+    """
+    if state.is_terminal() or state.is_chance_node():
+        raise ValueError("guess odds need a guessing decision, not a draw or a finished game")
+    guesses = [a for a in state.legal_actions() if state.is_guess(a)]
+    if not guesses:
+        raise ValueError(f"no guess is being made now: {state.status()}")
+    odds = {}
+    for guess in guesses:
+        after = state.clone()
+        after.apply_action(guess)
+        cards, weights = after.chance_weights()  # the draw pile; weights None: equally likely
+        right = after.pending_guess_right
+        if weights is None:
+            odds[guess] = Fraction(sum(map(right, cards)), len(cards)) if cards else Fraction(0)
+        else:  # a game whose cards are not equally likely: integer weights over their sum
+            odds[guess] = Fraction(sum(w for card, w in zip(cards, weights) if right(card)), sum(weights))
+    return odds
+
+
+def best_guess(state: State) -> tuple[int, Fraction]:
+    """The guess most likely to be right and its chance (the lowest action on a tie).
+
+    Raises:
+        ValueError: the state is not at a guessing decision.
+    """
+    odds = guess_odds(state)
+    action = max(sorted(odds), key=lambda a: odds[a])
+    return action, odds[action]
