@@ -292,7 +292,7 @@ def test_rtb_score_tie_scripted(misses, points, winners):
     assert state.returns() == points
     assert state.winners() == winners
     tie = [e for e in state.events() if e.rule == "RTB-SCORE-TIE"]
-    assert len(tie) == 1 and tie[0].data == {"winners": winners}
+    assert len(tie) == 1 and tie[0].data == {"winners": winners, "points": min(points)}
     assert ("share the win" in tie[0].text) is (len(winners) > 1)
 
 
@@ -814,7 +814,14 @@ def test_rtb_b_guess_higher_or_lower_same_rank_misses(guess, card, hit):
     deal(state, "8C")
     start = len(state.events())
     say(state, guess)
-    assert events_since(state, start, "RTB-B-GUESS")[0].data == {"guess": guess}
+    # seat 0 rides (both seats hold four cards and 10 points: the earlier seat), first of 40 guesses
+    assert events_since(state, start, "RTB-B-GUESS")[0].data == {
+        "guess": guess,
+        "rider": 0,
+        "card_to_beat": "8C",
+        "number": 1,
+        "max_guesses": 40,
+    }
     deal(state, card)
     streak = events_since(state, start, "RTB-B-STREAK")
     assert len(streak) == 1 and streak[0].data["hit"] is hit
@@ -970,7 +977,7 @@ def test_rtb_view_is_json_safe_and_same_for_every_seat():
     texts = [json.dumps({k: v for k, v in view.items() if k != "viewer"}) for view in views]
     assert texts[0] == texts[1] == texts[2]
     assert views[0]["rows"] == [["5H", "9C"], ["KS", "KD"]]
-    with pytest.raises(IndexError):
+    with pytest.raises(ParameterError, match="no seat 2"):
         state.view(2)
 
 
