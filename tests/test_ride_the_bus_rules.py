@@ -27,8 +27,9 @@ from rtb_script import (
 
 import bus_lab
 from bus_lab import IllegalActionError, ParameterError, Session, UnknownGameError, load_game
-from bus_lab.games.ride_the_bus import GIVE_BASE, HIGHER, LOWER, card_code, parse_card
+from bus_lab.games.ride_the_bus import HIGHER, LOWER, card_code, parse_card
 from bus_lab.games.ride_the_bus.cards import card_label
+from bus_lab.games.ride_the_bus.moves import Give
 from bus_lab.games.ride_the_bus.render import describe
 
 QUESTION_POINTS = {1: 1, 2: 2, 3: 3, 4: 4}
@@ -578,7 +579,7 @@ def test_rtb_q_right_guesser_chooses_who_takes_the_points():
     start = len(state.events())
     deal(state, "9H")
     assert state.current_player() == 0
-    assert state.legal_actions() == [GIVE_BASE + 1, GIVE_BASE + 2, GIVE_BASE + 3]
+    assert state.legal_actions() == [Give(1).action, Give(2).action, Give(3).action]
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
         "give to seat 1",
         "give to seat 2",
@@ -699,7 +700,7 @@ def test_rtb_p_give_one_choice_per_card_played():
     start = len(state.events())
     deal(state, "2S")  # row 2: seat 0 plays three twos, 2 points each
     assert state.current_player() == 0
-    assert state.legal_actions() == [GIVE_BASE + 1, GIVE_BASE + 2]
+    assert state.legal_actions() == [Give(1).action, Give(2).action]
     with pytest.raises(IllegalActionError):
         give(state, 0)
     give(state, 1)

@@ -20,6 +20,7 @@ Labels (``State.action_to_string``) are the card code, the answer, or ``"give to
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -204,15 +205,7 @@ def label(action: int) -> str | None:
 
 # -- notation ----------------------------------------------------------------------------------
 #: Suit symbols (filled and outline) and words, to the suit letter of a card code.
-SUIT_SPELLINGS: dict[str, str] = {
-    "♣": "c",
-    "♦": "d",
-    "♥": "h",
-    "♠": "s",
-    "♧": "c",
-    "♢": "d",
-    "♡": "h",
-    "♤": "s",
+SUIT_SPELLINGS: dict[str, str] = {symbol: letter.lower() for symbol, letter in C.SYMBOL_SUITS.items()} | {
     "club": "c",
     "diamond": "d",
     "heart": "h",
@@ -236,6 +229,11 @@ def normalize_card(text: str) -> str | None:
     if found and found.group(1) in RANK_WORDS:
         return RANK_WORDS[found.group(1)] + SUIT_SPELLINGS[found.group(2)]
     return None
+
+
+def fold_label(text: str) -> str:
+    """``text`` in lower case (NFKC) with single spaces, as the engine folds a typed label."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def normalize_label(text: str) -> str:
