@@ -559,7 +559,8 @@ class RideTheBusState(State):
         q = QUESTIONS[len(self.run)]
         self.pending_guess = guess
         rule = "RTB-QB-COMPARE" if q.number in (2, 3) else "RTB-QB-ORDER"
-        against = [C.card_code(c) for c in self.run[: q.number - 1]] if q.number in (2, 3) else []
+        # Q2 compares with the run's first card, Q3 with its first two: the whole run so far
+        against = [C.card_code(c) for c in self.run] if q.number in (2, 3) else []
         self._log(
             rule,
             guess=GUESS_LABELS[guess],
