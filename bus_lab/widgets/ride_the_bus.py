@@ -89,9 +89,9 @@ class RideTheBusWidget(GameWidget):
             ``()`` makes every seat a bot (a demo to watch).
         bot (str): the bots' policy, ``"best_odds"`` (default) or ``"random"``.
         seed (int | None): seed of the cards and the bots' tie-breaks (same seed, same game).
-        deck (Sequence[str] | None): a scripted deck, card codes such as ``"7H"`` dealt in order
-            before random draws take over (for lessons). Games dealt from the settings panel do
-            not use it.
+        deck (Sequence[str] | None): a scripted deck, cards such as ``"7H"`` (or ``"10♥"``,
+            ``"TH"``: any spelling of a card label) dealt in order before random draws take over
+            (for lessons). Games dealt from the settings panel do not use it.
         title (str | None), max_log (int), interval (int, ms ≥ 200), pick_cards (bool): see
             :class:`~bus_lab.widgets.base.GameWidget`.
         **options: game options ``board``, ``row_points``, ``bus``, ``streak``, ``mode`` (see
