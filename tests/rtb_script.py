@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from bus_lab import load_game
-from bus_lab.games.ride_the_bus import GIVE_BASE, parse_card
+from bus_lab.games.ride_the_bus import parse_card
+from bus_lab.games.ride_the_bus.moves import Give
+from bus_lab.games.ride_the_bus.phases import RideTheBusPhase
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -30,16 +32,12 @@ def say(state, label: str) -> None:
 
 def give(state, seat: int) -> None:
     """Hand the points at stake to ``seat``."""
-    state.apply_action(GIVE_BASE + seat)
+    state.apply_action(Give(seat))
 
 
 def at_give(state) -> bool:
     """Whether the player to move must choose who takes points."""
-    return (
-        not state.is_chance_node()
-        and not state.is_terminal()
-        and all(a >= GIVE_BASE for a in state.legal_actions())
-    )
+    return state.decision_kind() is RideTheBusPhase.GIVE
 
 
 def rules_since(state, start: int) -> list[str]:

@@ -27,8 +27,9 @@ from rtb_script import (
 
 import bus_lab
 from bus_lab import IllegalActionError, ParameterError, Session, UnknownGameError, load_game
-from bus_lab.games.ride_the_bus import GIVE_BASE, HIGHER, LOWER, card_code, parse_card
+from bus_lab.games.ride_the_bus import HIGHER, LOWER, card_code, parse_card
 from bus_lab.games.ride_the_bus.cards import card_label
+from bus_lab.games.ride_the_bus.moves import Give
 from bus_lab.games.ride_the_bus.render import describe
 
 QUESTION_POINTS = {1: 1, 2: 2, 3: 3, 4: 4}
@@ -292,7 +293,7 @@ def test_rtb_score_tie_scripted(misses, points, winners):
     assert state.returns() == points
     assert state.winners() == winners
     tie = [e for e in state.events() if e.rule == "RTB-SCORE-TIE"]
-    assert len(tie) == 1 and tie[0].data == {"winners": winners}
+    assert len(tie) == 1 and tie[0].data == {"winners": winners, "points": min(points)}
     assert ("share the win" in tie[0].text) is (len(winners) > 1)
 
 
@@ -578,7 +579,7 @@ def test_rtb_q_right_guesser_chooses_who_takes_the_points():
     start = len(state.events())
     deal(state, "9H")
     assert state.current_player() == 0
-    assert state.legal_actions() == [GIVE_BASE + 1, GIVE_BASE + 2, GIVE_BASE + 3]
+    assert state.legal_actions() == [Give(1).action, Give(2).action, Give(3).action]
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
         "give to seat 1",
         "give to seat 2",
@@ -699,7 +700,7 @@ def test_rtb_p_give_one_choice_per_card_played():
     start = len(state.events())
     deal(state, "2S")  # row 2: seat 0 plays three twos, 2 points each
     assert state.current_player() == 0
-    assert state.legal_actions() == [GIVE_BASE + 1, GIVE_BASE + 2]
+    assert state.legal_actions() == [Give(1).action, Give(2).action]
     with pytest.raises(IllegalActionError):
         give(state, 0)
     give(state, 1)
@@ -814,7 +815,14 @@ def test_rtb_b_guess_higher_or_lower_same_rank_misses(guess, card, hit):
     deal(state, "8C")
     start = len(state.events())
     say(state, guess)
-    assert events_since(state, start, "RTB-B-GUESS")[0].data == {"guess": guess}
+    # seat 0 rides (both seats hold four cards and 10 points: the earlier seat), first of 40 guesses
+    assert events_since(state, start, "RTB-B-GUESS")[0].data == {
+        "guess": guess,
+        "rider": 0,
+        "card_to_beat": "8C",
+        "number": 1,
+        "max_guesses": 40,
+    }
     deal(state, card)
     streak = events_since(state, start, "RTB-B-STREAK")
     assert len(streak) == 1 and streak[0].data["hit"] is hit
@@ -970,7 +978,7 @@ def test_rtb_view_is_json_safe_and_same_for_every_seat():
     texts = [json.dumps({k: v for k, v in view.items() if k != "viewer"}) for view in views]
     assert texts[0] == texts[1] == texts[2]
     assert views[0]["rows"] == [["5H", "9C"], ["KS", "KD"]]
-    with pytest.raises(IndexError):
+    with pytest.raises(ParameterError, match="no seat 2"):
         state.view(2)
 
 

@@ -29,7 +29,8 @@ from rtb_script import (
 )
 
 from bus_lab import IllegalActionError, ParameterError, Session, load_game
-from bus_lab.games.ride_the_bus import GIVE_BASE, INSIDE, OUTSIDE, judge, parse_card
+from bus_lab.games.ride_the_bus import INSIDE, OUTSIDE, judge, parse_card
+from bus_lab.games.ride_the_bus.moves import Give
 from bus_lab.prob.ride_the_bus import guess_odds
 
 SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -313,13 +314,13 @@ def test_rtb_gt_give_one_choice_per_card_in_seat_order():
     assert state.view()["rows"] == [["5C", "6C"], ["7S", "8S", "9S"], ["TS", "JS", "QS", "KS"]]
     assert state.view()["gives"] == [{"giver": 0, "points": 1}] * 2 + [{"giver": 1, "points": 1}]
     # Seat 0 decides twice, then Seat 1 once; nobody may give to themselves
-    assert state.current_player() == 0 and state.legal_actions() == [GIVE_BASE + 1, GIVE_BASE + 2]
+    assert state.current_player() == 0 and state.legal_actions() == [Give(1).action, Give(2).action]
     with pytest.raises(IllegalActionError):
         give(state, 0)
     give(state, 1)
     assert state.current_player() == 0 and state.view()["points"] == [10, 11, 10]
     give(state, 2)
-    assert state.current_player() == 1 and state.legal_actions() == [GIVE_BASE + 0, GIVE_BASE + 2]
+    assert state.current_player() == 1 and state.legal_actions() == [Give(0).action, Give(2).action]
     give(state, 0)
     assert state.view()["points"] == [11, 11, 11]
     assert state.is_chance_node() and state.view()["gives"] == []
@@ -746,7 +747,7 @@ def test_rtb_sg_questions_two_players_still_give_points_away():
     state = new_state(2, mode="gauntlet")
     say(state, "red")
     deal(state, "8H")
-    assert at_give(state) and state.current_player() == 0 and state.legal_actions() == [GIVE_BASE + 1]
+    assert at_give(state) and state.current_player() == 0 and state.legal_actions() == [Give(1).action]
     give(state, 1)
     assert state.returns() == [0, 1]
 

@@ -39,8 +39,10 @@ from bus_lab.engine.core import State
 from bus_lab.engine.registry import load_game
 from bus_lab.engine.session import Session
 from bus_lab.games.ride_the_bus.cards import card_label
+from bus_lab.games.ride_the_bus.moves import QUESTIONS, Give, Guess
+from bus_lab.games.ride_the_bus.phases import Part, RideTheBusPhase
 from bus_lab.games.ride_the_bus.render import table_svg
-from bus_lab.games.ride_the_bus.state import GIVE_BASE, MAX_BUS_GUESSES, QUESTIONS, RIDES_EACH
+from bus_lab.games.ride_the_bus.state import MAX_BUS_GUESSES, RIDES_EACH
 from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
 
 #: The most seats a table has (RTB-SETUP-PLAYERS); the seat controls are built once for all.
@@ -87,9 +89,9 @@ class RideTheBusWidget(GameWidget):
             ``()`` makes every seat a bot (a demo to watch).
         bot (str): the bots' policy, ``"best_odds"`` (default) or ``"random"``.
         seed (int | None): seed of the cards and the bots' tie-breaks (same seed, same game).
-        deck (Sequence[str] | None): a scripted deck, card codes such as ``"7H"`` dealt in order
-            before random draws take over (for lessons). Games dealt from the settings panel do
-            not use it.
+        deck (Sequence[str] | None): a scripted deck, cards such as ``"7H"`` (or ``"10♥"``,
+            ``"TH"``: any spelling of a card label) dealt in order before random draws take over
+            (for lessons). Games dealt from the settings panel do not use it.
         title (str | None), max_log (int), interval (int, ms ≥ 200), pick_cards (bool): see
             :class:`~bus_lab.widgets.base.GameWidget`.
         **options: game options ``board``, ``row_points``, ``bus``, ``streak``, ``mode`` (see
@@ -327,7 +329,7 @@ class RideTheBusWidget(GameWidget):
     def render_board(self, state: State, viewer: int | None) -> str:
         """The table as one SVG from ``state.view(viewer)``: rows, then the pyramid or the Give &
         Take board (or the gauntlet's ride order), then the bus or the current ride."""
-        next_spot = state.spot_index if state.node == "spot_flip" else None
+        next_spot = state.spot_index if state.phase() is RideTheBusPhase.SPOT_FLIP else None
         return f"<div class='bus-lab-table'>{table_svg(state.view(viewer), next_spot=next_spot)}</div>"
 
     @staticmethod
@@ -346,13 +348,13 @@ class RideTheBusWidget(GameWidget):
         n = state.num_players
         if state.gauntlet:
             total = n * RIDES_EACH
-            if state.phase == "questions":
+            if state.part is Part.QUESTIONS:
                 q = QUESTIONS[state.q_round]
                 part = (
                     f"Solo gauntlet, Part 1 — the four questions: Q{q.number} of 4 ({q.text}); the points "
                     f"only set the ride order [RTB-SG-QUESTIONS]"
                 )
-            elif state.phase == "rides":
+            elif state.part is Part.RIDES:
                 part = (
                     f"Solo gauntlet — the rides: ride {state.ride_number + 1} of {total}, Seat {state.rider} "
                     f"rides, streak {state.streak} of {state.target} [RTB-SG-RIDE]"
@@ -362,33 +364,33 @@ class RideTheBusWidget(GameWidget):
                     f"Game over: {state.target} in a row wins, otherwise the longest ride"
                     f"{' (a lone rider must make it)' if n == 1 else ''} [RTB-SG-WIN]"
                 )
-        elif state.phase == "questions":
+        elif state.part is Part.QUESTIONS:
             q = QUESTIONS[state.q_round]
             part = (
                 f"Part 1 of 3 — the four questions: Q{q.number} of 4 ({q.text}, "
                 f"{_plural(q.points, 'point')}) [{q.rule}]"
             )
-        elif state.phase == "pyramid":
+        elif state.part is Part.PYRAMID:
             index = min(state.pyramid_index, 9)
             row = state.pyramid_row(index)
             part = (
                 f"Part 2 of 3 — the pyramid: card {index + 1} of 10, row {row} "
                 f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]"
             )
-        elif state.phase == "give_and_take":
+        elif state.part is Part.GIVE_AND_TAKE:
             index = min(state.spot_index, 7)
             part = (
                 f"Part 2 of 3 — the Give & Take board: the {state.spot_kind(index).capitalize()} spot of row "
                 f"{index // 2 + 1} of 4 ({_plural(state.spot_points(index), 'point')} per card played) "
                 f"[RTB-GT-{state.spot_kind(index).upper()}]"
             )
-        elif state.phase == "bus" and state.bus_kind == "questions":
+        elif state.part is Part.BUS and state.bus_kind == "questions":
             question = len(state.run) + 1 if len(state.run) < 4 else 4
             part = (
                 f"Part 3 of 3 — the questions bus: Seat {state.rider} rides, question {question} of 4, "
                 f"{state.bus_guesses} of {MAX_BUS_GUESSES} guesses used [RTB-QB-ORDER]"
             )
-        elif state.phase == "bus":
+        elif state.part is Part.BUS:
             part = (
                 f"Part 3 of 3 — the bus: Seat {state.rider} rides, streak {state.streak} of "
                 f"{state.target} [RTB-B-GUESS]"
@@ -449,7 +451,7 @@ class RideTheBusWidget(GameWidget):
     def action_odds(self, state: State, actions: list[int]) -> dict[int, Fraction]:
         """Exact chance each guess is right (:func:`bus_lab.prob.guess_odds`), on the questions,
         either bus and the gauntlet's rides; ``{}`` for gives."""
-        if not any(state.is_guess(a) for a in actions):
+        if not any(isinstance(state.move(a), Guess) for a in actions):
             return {}
         from bus_lab.prob.ride_the_bus import guess_odds
 
@@ -457,9 +459,10 @@ class RideTheBusWidget(GameWidget):
 
     def action_tooltip(self, state: State, action: int, odds: Fraction | None) -> str:
         """What the move does, with its rule ID, points at stake and exact odds."""
-        if action >= GIVE_BASE:
+        move = state.move(action)
+        if isinstance(move, Give):
             giver, points, rule, _ = state.gives[0]
-            taker = action - GIVE_BASE
+            taker = move.seat
             return (
                 f"Give {_plural(points, 'point')} to Seat {taker}, who has {state.points[taker]} now ({rule})"
             )
@@ -469,14 +472,15 @@ class RideTheBusWidget(GameWidget):
             if odds is not None
             else "its chance is not known"
         )
-        if state.phase == "questions":
+        kind = state.decision_kind()
+        if kind is RideTheBusPhase.GUESS:
             q = QUESTIONS[state.q_round]
             if state.num_players == 1:
                 after = "right: nothing happens (you play alone)"
             else:
                 after = f"right: you give {q.points} to another player (RTB-Q-RIGHT)"
             return f"Answer {label} ({q.rule}): {chance}. Wrong: you take {q.points}; {after}."
-        if state.node == "qb_guess":
+        if kind is RideTheBusPhase.QB_GUESS:
             q = QUESTIONS[len(state.run)]
             rule = "RTB-QB-COMPARE" if q.number in (2, 3) else "RTB-QB-ORDER"
             against = ""

@@ -5,6 +5,8 @@
 
 from bus_lab.games.ride_the_bus.cards import card_code, parse_card
 from bus_lab.games.ride_the_bus.game import RideTheBusGame
+from bus_lab.games.ride_the_bus.moves import Deal, Give, Guess
+from bus_lab.games.ride_the_bus.phases import Part, RideTheBusPhase
 from bus_lab.games.ride_the_bus.state import (
     BLACK,
     CLUBS,
@@ -25,6 +27,11 @@ from bus_lab.games.ride_the_bus.state import (
 __all__ = [
     "RideTheBusGame",
     "RideTheBusState",
+    "RideTheBusPhase",
+    "Part",
+    "Guess",
+    "Give",
+    "Deal",
     "card_code",
     "parse_card",
     "judge",

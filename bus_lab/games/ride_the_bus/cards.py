@@ -58,17 +58,23 @@ def card_label(card: int) -> str:
     return ("10" if RANKS[card // 4] == "T" else RANKS[card // 4]) + SUIT_SYMBOLS[card % 4]
 
 
+#: Suit symbols (filled and outline) read as the suit letters of a code.
+SYMBOL_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+
+
 def parse_card(code: str) -> int:
-    """The card of a code such as ``"TD"``, ``"10d"`` or ``"as"``.
+    """The card of a code such as ``"TD"``, ``"10d"``, ``"as"`` or ``"10♦"``.
 
     Raises:
         ValueError: not a card code (the message shows the format).
     """
     text = code.strip().upper()
+    if text[-1:] in SYMBOL_SUITS:
+        text = text[:-1] + SYMBOL_SUITS[text[-1]]
     if text.startswith("10"):
         text = "T" + text[2:]
     if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
         raise ValueError(
-            f"{code!r} is not a card code: use rank 2-9, T, J, Q, K, A then suit C, D, H, S (e.g. 'TD')"
+            f"{code!r} is not a card code: use rank 2-9, T, J, Q, K, A then suit C, D, H, S or its symbol (e.g. 'TD')"
         )
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])

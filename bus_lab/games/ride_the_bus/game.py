@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bus_lab.engine.core import Game, Param
-from bus_lab.engine.errors import ParameterError
+from bus_lab.engine.errors import InputTypeError, ParameterError
 
 
 class RideTheBusGame(Game):
@@ -68,6 +68,52 @@ class RideTheBusGame(Game):
                 f"players={players!r} {problem} in classic mode: use an integer from 2 to 8 "
                 "(RTB-SETUP-PLAYERS)"
             )
+
+    def check_scripted_deck(self, labels: list) -> list[int]:
+        """The card actions of a scripted deck, checked before the game starts.
+
+        Each entry is a card in any spelling a label accepts (``"10H"``, ``"TH"``, ``"10♥"``,
+        ``"th"``, ``"ten of hearts"``). The first 52 entries are dealt from one full deck, so no
+        card may come twice among them; later entries are drawn after a reshuffle of the discard
+        pile (RTB-DECK-EMPTY), where whether a card can come up depends on the play, so they are
+        checked when they are dealt.
+
+        Args:
+            labels (list[str]): the scripted cards, in the order they are to come up.
+
+        Returns:
+            list[int]: the card action of each entry, in order.
+
+        Raises:
+            InputTypeError: an entry is not a string.
+            ParameterError: an entry is not a card (``"ZZ"``), or repeats a card among the first
+                52; the message names the entry and its position (counted from 0).
+        """
+        from bus_lab.games.ride_the_bus.cards import DECK, card_code
+        from bus_lab.games.ride_the_bus.moves import fold_label, is_card, normalize_label, parse_label
+
+        actions: list[int] = []
+        first_at: dict[int, int] = {}
+        for position, label in enumerate(labels):
+            if not isinstance(label, str):
+                raise InputTypeError(
+                    f"scripted deck entry #{position} {label!r} is not a card label: use a string such as '7H'"
+                )
+            action = parse_label(normalize_label(fold_label(label)))
+            if action is None or not is_card(action):
+                raise ParameterError(
+                    f"scripted deck entry #{position} {label!r} is not a card: use rank 2-10, J, Q, K, A "
+                    "then suit C, D, H, S or its symbol (e.g. '7H', '10♦', 'TD')"
+                )
+            if position < len(DECK):
+                if action in first_at:
+                    raise ParameterError(
+                        f"scripted deck entry #{position} {label!r} repeats entry #{first_at[action]} "
+                        f"({card_code(action)}): one 52-card deck has each card once (RTB-SETUP-DECK)"
+                    )
+                first_at[action] = position
+            actions.append(action)
+        return actions
 
     @property
     def state_class(self):  # type: ignore[override]

@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 
 from bus_lab.engine.policies import random_policy
+from bus_lab.games.ride_the_bus.moves import Give
 from bus_lab.games.ride_the_bus.odds import guess_odds
-from bus_lab.games.ride_the_bus.state import GIVE_BASE, RideTheBusState
+from bus_lab.games.ride_the_bus.state import RideTheBusState
 
 __all__ = ["random_policy", "best_odds_policy"]
 
@@ -28,9 +29,10 @@ def best_odds_policy(state: RideTheBusState, rng: random.Random) -> int:
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("a bot acts only at a decision node")
     legal = state.legal_actions()
-    if legal[0] >= GIVE_BASE:
-        fewest = min(state.points[a - GIVE_BASE] for a in legal)
-        leaders = [a for a in legal if state.points[a - GIVE_BASE] == fewest]
+    gives = [move for move in state.legal_moves() if isinstance(move, Give)]
+    if gives:
+        fewest = min(state.points[move.seat] for move in gives)
+        leaders = [move.action for move in gives if state.points[move.seat] == fewest]
         return leaders[rng.randrange(len(leaders))]
     odds = guess_odds(state)
     best = max(odds.values())
