@@ -633,7 +633,14 @@ def test_BAS_DROP_CLAIM_you_choose_the_count_and_it_fixes_the_points():
         assert state.returns()[0] == points
         assert state.view(None)["buses"][0]["dropped"] == sorted(codes, key=ALL_CODES.index)
         claim = [e for e in state.events() if e.rule == "BAS-DROP-CLAIM"][-1]
-        assert claim.data == {"seat": 0, "stack": "office", "count": count, "points": points}
+        assert claim.data == {
+            "seat": 0,
+            "stack": "office",
+            "count": count,
+            "points": points,
+            "cards": sorted(codes, key=ALL_CODES.index),  # chosen lowest kind first
+            "multicoloured": False,
+        }
 
 
 # -- skedaddling ----------------------------------------------------------------------------------
@@ -759,7 +766,7 @@ def test_BAS_END_TRIGGER_not_before_six():
     """BAS-END-TRIGGER: seven left after a drop-off is not the end."""
     state = board(players=2, buses={0: ["YT", "GT"]}, given=eleven_claimed()[:-1])
     play(state, "drop 2 at tennis court")
-    assert state.destinations_left() == 7 and state.trigger is None and state.phase == "play"
+    assert state.destinations_left() == 7 and state.trigger is None and state.stage == "play"
 
 
 def test_BAS_END_FINAL_one_drop_off_each_from_the_next_seat_to_the_trigger():
@@ -771,7 +778,7 @@ def test_BAS_END_FINAL_one_drop_off_each_from_the_next_seat_to_the_trigger():
         given=eleven_claimed(2),
     )
     play(state, "drop 2 at tennis court")  # 6 destination cards left: the trigger
-    assert state.phase == "final" and state.final_order == [1, 2, 0]
+    assert state.stage == "final" and state.final_order == [1, 2, 0]
     assert state.current_player() == 1
     assert labels(state) == ["drop 2 at multicoloured", "drop 3 at multicoloured", "pass"]
     assert (
@@ -807,11 +814,11 @@ def test_BAS_END_FINAL_full_turn_allows_a_pick_up():
         stop=("YB", "GT", "BM", "PS", "RE"),
     )
     play(state, "drop 2 at tennis court")
-    assert state.phase == "final" and state.current_player() == 1
+    assert state.stage == "final" and state.current_player() == 1
     assert "pick up red" in labels(state) and "pass" in labels(state)
     play(state, "pick up red")  # a senior: +1
     deal(state, "RB")
-    assert state.current_player() == 0 and state.phase == "final"
+    assert state.current_player() == 0 and state.stage == "final"
     play(state, "pass")
     assert state.is_terminal() and len(state.seniors[1]) == 1
 

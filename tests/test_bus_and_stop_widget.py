@@ -233,7 +233,7 @@ def test_final_round_shows_a_pass_button_and_bad_parameters_raise():
     w.drop_destination.value = 3
     w.drop_button.click()  # the last tennis court card: six left, the end is triggered
     state = w.session.state
-    assert state.phase == "final" and state.current_player() == 1
+    assert state.stage == "final" and state.current_player() == 1
     assert [b.description for b in visible(w)] == ["pass"]
     assert "Final round" in w.header.value and "BAS-END-FINAL" in w.header.value
     visible(w)[0].click()

@@ -131,7 +131,7 @@ def greedy_policy(state: BusAndStopState, rng: random.Random) -> int:
     bus = state.bus[seat]
     if node == "turn":
         drops = [a for a in legal if DROP_BASE <= a < PASS]
-        final = state.phase == "final"
+        final = state.stage == "final"
         if drops:
             options = []
             for a in drops:
