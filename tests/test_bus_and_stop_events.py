@@ -3,7 +3,16 @@ worked out by hand from the catalogue's figures on the positions of the rules te
 
 from __future__ import annotations
 
-from test_bus_and_stop_rules import board, card_points, deal, eleven_claimed, kind, new_state, play
+from test_bus_and_stop_rules import (
+    board,
+    card_points,
+    deal,
+    eleven_claimed,
+    kind,
+    new_state,
+    play,
+    unhappy_board,
+)
 
 from bus_lab.games.bus_and_stop import BusAndStopGame
 
@@ -181,3 +190,30 @@ def test_the_status_names_the_deal_only_after_a_redeal():
             "and 5 are dealt again (deal 2).",
         )
     ]
+
+
+def test_unhappy_discards_events_and_view():
+    """BAS-UNHAPPY: the forced turn, each discard and the stop are recorded with their facts; the view
+    counts the discards of the turn under way only."""
+    state = unhappy_board()
+    assert state.view(0)["unhappy_discards"] == 0 and state.view(0)["node"] == "unhappy"
+    assert (state.events()[-1].data, state.events()[-1].text) == (
+        {"seat": 0, "what": "must"},
+        "Seat 0 can neither pick up (no colour fits in the bus) nor drop off: Seat 0 must discard one or "
+        "more passengers as unhappy (-1 each).",
+    )
+    play(state, "unhappy yellow businessman")
+    assert state.view(1)["unhappy_discards"] == 1
+    assert (state.events()[-1].data, state.events()[-1].text) == (
+        {"seat": 0, "card": "YB", "what": "discard", "name": "yellow businessman"},
+        "Seat 0 discards YB (yellow businessman) face up as an unhappy passenger (-1).",
+    )
+    play(state, "unhappy green mother")
+    assert state.view(None)["unhappy_discards"] == 2
+    play(state, "stop discarding")
+    assert (state.events()[-2].data, state.events()[-2].text) == (
+        {"seat": 0, "what": "stop"},
+        "Seat 0 stops discarding; the turn is over.",
+    )
+    assert state.view(None)["unhappy_discards"] == 0 and state.view(None)["node"] == "turn"
+    assert state.view(None)["buses"][0]["unhappy"] == ["YB", "GM"]
