@@ -15,7 +15,7 @@ import pytest
 from test_bus_and_stop_rules import board, play
 
 from bus_lab.engine.policies import sample_chance
-from bus_lab.games.bus_and_stop import BusAndStopGame, load_sheet
+from bus_lab.games.bus_and_stop import BusAndStopGame, BusAndStopPhase, load_sheet
 from bus_lab.games.bus_and_stop.odds import (
     claim_chances,
     first_refill_reshuffle_chance,
@@ -62,7 +62,7 @@ def test_BAS_REFILL_SAMECOLOUR_refill_chance_by_hand():
 def expand_refill(state, p: Fraction = Fraction(1)) -> Fraction:
     """Exact chance, over the engine's own chance nodes, that the refill now under way ends in a
     one-colour stop that is sent back (a BAS-REFILL-SAMECOLOUR event with redeal=True)."""
-    if state.node != "refill":
+    if state.phase() is not BusAndStopPhase.REFILL:
         return Fraction(0)
     total = Fraction(0)
     for action, q in state.chance_outcomes():
@@ -70,7 +70,7 @@ def expand_refill(state, p: Fraction = Fraction(1)) -> Fraction:
         child.apply_action(action)
         if any(e.rule == "BAS-REFILL-SAMECOLOUR" and e.data["redeal"] for e in child.events()[-2:]):
             total += p * q
-        elif child.node == "refill":
+        elif child.phase() is BusAndStopPhase.REFILL:
             total += expand_refill(child, p * q)
     return total
 
@@ -180,11 +180,13 @@ def test_first_refill_reshuffle_chance_matches_seeded_engine_games():
     hits, trials = 0, 3000
     for _ in range(trials):
         state = game.new_initial_state()
-        while state.node == "deal":
+        while state.phase() is BusAndStopPhase.DEAL:
             state.apply_action(sample_chance(state, rng))
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
-        while state.node == "refill" and not any(e.rule == "BAS-REFILL-SAMECOLOUR" for e in state.events()):
+        while state.phase() is BusAndStopPhase.REFILL and not any(
+            e.rule == "BAS-REFILL-SAMECOLOUR" for e in state.events()
+        ):
             state.apply_action(sample_chance(state, rng))
         hits += any(e.rule == "BAS-REFILL-SAMECOLOUR" and e.data["redeal"] for e in state.events())
     mean = hits / trials
