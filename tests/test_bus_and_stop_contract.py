@@ -320,3 +320,18 @@ def test_every_view_key_is_documented():
     ):
         for key in typing.get_type_hints(cls):
             assert f"{key} (" in cls.__doc__, f"{cls.__name__}.{key}"
+
+
+def test_the_view_has_the_documented_shape_in_every_phase():
+    """The seeded games above seldom reach an unhappy turn: check one by hand, with the other phases."""
+    from test_bus_and_stop_rules import play, unhappy_board
+
+    state = unhappy_board(players=3)
+    seen = set()
+    for label in ("unhappy yellow businessman", "stop discarding"):
+        seen.add(state.phase())
+        for seat in (None, 0, 1, 2):
+            _check(state.view(seat), views.BusAndStopView, f"view({seat})")
+        play(state, label)
+    seen.update(s.phase() for s in _walk({"players": 4}, 1, "greedy"))
+    assert seen == {*BusAndStopPhase, None}
