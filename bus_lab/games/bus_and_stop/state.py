@@ -359,12 +359,9 @@ class BusAndStopState(State):
             return f"<not an action: {action!r}>"
         return _label(self.sheet, move)
 
-    def _normalize_label(self, text: str) -> str:
-        """Labels are read without regard to case and spacing (``"Pick up  Yellow"``, ``"yb"``)."""
-        return text
-
     def _parse_label(self, text: str) -> int | None:
-        """The action named by the folded label ``text``, legal now or not: every label of the game
+        """The action named by the label ``text`` (already folded: case and spacing do not matter,
+        ``"Pick up  Yellow"``, ``"yb"``), legal now or not: every label of the game
         (a passenger code, a pick-up, a drop-off, a choice, a skedaddle, an unhappy discard, no
         skedaddle, stop discarding, pass), or ``None``."""
         labels = self.__dict__.get("_all_labels")
