@@ -15,7 +15,7 @@ import pytest
 from test_bus_and_stop_rules import all_cards, board, eleven_claimed, full_deck, labels, play, unhappy_board
 
 from bus_lab import Session
-from bus_lab.games.bus_and_stop import BusAndStopGame, default_sheet_data
+from bus_lab.games.bus_and_stop import BusAndStopGame, BusAndStopPhase, default_sheet_data
 from bus_lab.games.bus_and_stop.policies import best_claim_now, claim_potential, greedy_policy
 
 
@@ -63,7 +63,7 @@ def test_greedy_skedaddles_only_when_its_claim_survives():
     ):
         state = board(buses={0: ["PB", "PB", "PB", "PB"], 1: bus1})
         play(state, "drop 4 at office")
-        assert state.node == "skedaddle" and state.current_player() == 1
+        assert state.phase() is BusAndStopPhase.SKEDADDLE and state.current_player() == 1
         assert best_claim_now(state, state.bus[1]) == 9
         assert greedy(state) == expected
 

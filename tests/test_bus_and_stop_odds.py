@@ -9,12 +9,13 @@ from collections import Counter
 from fractions import Fraction
 from itertools import combinations
 from math import comb
+from types import SimpleNamespace
 
 import pytest
 from test_bus_and_stop_rules import board, play
 
 from bus_lab.engine.policies import sample_chance
-from bus_lab.games.bus_and_stop import BusAndStopGame, load_sheet
+from bus_lab.games.bus_and_stop import BusAndStopGame, BusAndStopPhase, load_sheet
 from bus_lab.games.bus_and_stop.odds import (
     claim_chances,
     first_refill_reshuffle_chance,
@@ -61,7 +62,7 @@ def test_BAS_REFILL_SAMECOLOUR_refill_chance_by_hand():
 def expand_refill(state, p: Fraction = Fraction(1)) -> Fraction:
     """Exact chance, over the engine's own chance nodes, that the refill now under way ends in a
     one-colour stop that is sent back (a BAS-REFILL-SAMECOLOUR event with redeal=True)."""
-    if state.node != "refill":
+    if state.phase() is not BusAndStopPhase.REFILL:
         return Fraction(0)
     total = Fraction(0)
     for action, q in state.chance_outcomes():
@@ -69,7 +70,7 @@ def expand_refill(state, p: Fraction = Fraction(1)) -> Fraction:
         child.apply_action(action)
         if any(e.rule == "BAS-REFILL-SAMECOLOUR" and e.data["redeal"] for e in child.events()[-2:]):
             total += p * q
-        elif child.node == "refill":
+        elif child.phase() is BusAndStopPhase.REFILL:
             total += expand_refill(child, p * q)
     return total
 
@@ -179,13 +180,83 @@ def test_first_refill_reshuffle_chance_matches_seeded_engine_games():
     hits, trials = 0, 3000
     for _ in range(trials):
         state = game.new_initial_state()
-        while state.node == "deal":
+        while state.phase() is BusAndStopPhase.DEAL:
             state.apply_action(sample_chance(state, rng))
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
-        while state.node == "refill" and not any(e.rule == "BAS-REFILL-SAMECOLOUR" for e in state.events()):
+        while state.phase() is BusAndStopPhase.REFILL and not any(
+            e.rule == "BAS-REFILL-SAMECOLOUR" for e in state.events()
+        ):
             state.apply_action(sample_chance(state, rng))
         hits += any(e.rule == "BAS-REFILL-SAMECOLOUR" and e.data["redeal"] for e in state.events())
     mean = hits / trials
     stderr = (mean * (1 - mean) / trials) ** 0.5
     assert abs(mean - float(exact)) < 3 * stderr, (mean, float(exact), stderr)
+
+
+def test_same_colour_chance_of_one_card_and_of_no_card():
+    """BAS-SETUP-SAMECOLOUR: a single card always shows one colour; dealing no card is refused."""
+    assert same_colour_chance([3, 2, 1], 1) == 1
+    assert same_colour_chance([3, 2, 1], 6) == 0  # all six cards never share a colour
+    assert same_colour_chance([6, 2], 6) == Fraction(1, comb(8, 6))
+    with pytest.raises(ValueError, match="k=0 cards cannot be dealt from 6: use 1 to 6"):
+        same_colour_chance([3, 2, 1], 0)
+
+
+def test_claim_chances_refuses_a_negative_bus():
+    with pytest.raises(ValueError, match=r"n=-1 passengers: use 0 to 10"):
+        claim_chances(-1)
+    with pytest.raises(ValueError, match=r"n=11 passengers: use 0 to 10"):
+        claim_chances(11)
+    assert claim_chances(0)["any"] == 0  # an empty bus claims nothing
+
+
+def test_a_deck_of_one_colour_always_deals_a_one_colour_stop():
+    """BAS-SETUP-SAMECOLOUR: when every deal is one colour the redeals never help: after the 100
+    reshuffles the one-colour stop stays, with certainty."""
+    deck = SimpleNamespace(colour_counts=lambda: [7, 0])
+    assert stop_colour_distribution(deck) == {(5, 0): 1}
+
+
+def _first_refill_by_brute_force(sheet) -> Fraction:
+    """The chance that the first refill is sent back, counted over every hand of distinct cards: the
+    stop (one-colour hands redealt, at most 100 times), the colour seat 0 picks (uniformly among
+    those present) and every set of cards that refills the stop."""
+    cards = [sheet.colour_of(k) for k, n in enumerate(sheet.deck) for _ in range(n)]
+    ids = range(len(cards))
+    hands = list(combinations(ids, 5))
+    same = [h for h in hands if len({cards[i] for i in h}) == 1]
+    p_same = Fraction(len(same), len(hands))
+    keep_mixed = sum(p_same**i for i in range(101))
+    total = Fraction(0)
+    for hand in hands:
+        colours = {cards[i] for i in hand}
+        weight = Fraction(1, len(hands)) * (p_same**100 if len(colours) == 1 else keep_mixed)
+        rest = [i for i in ids if i not in hand]
+        for picked in colours:
+            left = [i for i in hand if cards[i] != picked]
+            need = 5 - len(left)
+            refills = list(combinations(rest, need))
+            one_colour = sum(1 for r in refills if len({cards[i] for i in left + list(r)}) == 1)
+            total += weight * Fraction(1, len(colours)) * Fraction(one_colour, len(refills))
+    return total
+
+
+def test_first_refill_reshuffle_chance_by_brute_force():
+    """BAS-REFILL-SAMECOLOUR: the formula agrees with counting every hand on a two-colour sheet of
+    six cards a colour."""
+    data = {
+        "colours": [{"name": "yellow", "code": "Y"}, {"name": "green", "code": "G"}],
+        "types": [{"name": "businessman", "code": "B"}, {"name": "senior", "code": "E", "senior": True}],
+        "deck": {"businessman": 5, "senior": 1},
+        "stacks": [
+            {
+                "name": "office",
+                "kind": "type",
+                "type": "businessman",
+                "cards": [{"counts": [9], "points": [1]}] * 7,
+            }
+        ],
+    }
+    sheet = load_sheet(data)
+    assert first_refill_reshuffle_chance(sheet) == _first_refill_by_brute_force(sheet)

@@ -24,6 +24,7 @@ from bus_lab.games.bus_and_stop import (
     SKEDADDLE_BASE,
     UNHAPPY_DONE,
     BusAndStopGame,
+    BusAndStopPhase,
     ComponentSheetError,
     default_sheet_data,
     drop_action,
@@ -316,7 +317,7 @@ def test_BAS_SETUP_STACKS_only_the_top_card_can_be_claimed():
     assert view["stacks"][0]["top"] == {"counts": [4, 5, 6, 7], "points": [6, 10, 14, 20]}
     assert [s["cards_left"] for s in view["stacks"]] == list(STACK_SIZES.values())
     play(state, "drop 4 at office")
-    while state.node == "choose":
+    while state.phase() is BusAndStopPhase.CHOOSE:
         play(state, labels(state)[0])
     view = state.view(None)
     assert view["stacks"][0]["top"]["points"] == card_points("office", 2)
@@ -365,7 +366,7 @@ def test_BAS_SETUP_SAMECOLOUR_reshuffles_until_mixed():
     assert state.stop == [] and sum(state.deck) == 75 and state.is_chance_node()
     assert state.events()[-1].rule == "BAS-SETUP-SAMECOLOUR"
     deal(state, "GB", "GB", "GM", "GT", "YE")
-    assert state.node == "turn" and state.view(0)["stop"] == ["GB", "GB", "GM", "GT", "YE"]
+    assert state.phase() is BusAndStopPhase.TURN and state.view(0)["stop"] == ["GB", "GB", "GM", "GT", "YE"]
 
 
 def test_BAS_SETUP_SAMECOLOUR_at_most_100_reshuffles():
@@ -375,7 +376,7 @@ def test_BAS_SETUP_SAMECOLOUR_at_most_100_reshuffles():
         deal(state, "RB", "RB", "RM", "RT", "RS")
         assert state.is_chance_node() and state.stop == []
     deal(state, "RB", "RB", "RM", "RT", "RS")
-    assert state.node == "turn" and len(state.stop) == 5
+    assert state.phase() is BusAndStopPhase.TURN and len(state.stop) == 5
     same = [e for e in state.events() if e.rule == "BAS-SETUP-SAMECOLOUR"]
     assert len(same) == 101 and "play starts anyway" in same[-1].text
 
@@ -489,10 +490,10 @@ def test_BAS_REFILL_one_card_at_a_time_from_the_deck():
     play(state, "pick up yellow")
     steps = 0
     for code in ("GS", "PT", "PT"):
-        assert state.node == "refill" and len(state.stop) == 2 + steps
+        assert state.phase() is BusAndStopPhase.REFILL and len(state.stop) == 2 + steps
         deal(state, code)
         steps += 1
-    assert state.node == "turn" and state.current_player() == 1
+    assert state.phase() is BusAndStopPhase.TURN and state.current_player() == 1
     assert state.view(1)["stop"] == ["BM", "RB", "GS", "PT", "PT"]
     assert sum(state.deck) == 75 - 5 - 3
 
@@ -520,10 +521,10 @@ def test_BAS_REFILL_SAMECOLOUR_reshuffle_once_then_play_on():
     state = board(stop=("YB", "YM", "GT", "GB", "GM"))
     play(state, "pick up yellow")
     deal(state, "GS", "GE")
-    assert state.stop == [] and state.node == "refill"
+    assert state.stop == [] and state.phase() is BusAndStopPhase.REFILL
     assert sum(state.deck) == 75 - 2  # only the two yellows left the game's deck-and-stop
     deal(state, "GB", "GT", "GM", "GS", "GE")
-    assert state.node == "turn" and state.current_player() == 1
+    assert state.phase() is BusAndStopPhase.TURN and state.current_player() == 1
     same = [e for e in state.events() if e.rule == "BAS-REFILL-SAMECOLOUR"]
     assert [e.data["redeal"] for e in same] == [True, False]
 
@@ -558,7 +559,7 @@ def test_BAS_DROP_TYPE_any_colours_of_the_type_and_keep_the_rest():
     """BAS-DROP-TYPE: drop exactly k of the type, colours free; chosen one by one; the rest stay."""
     state = board(buses={0: ["YB", "YB", "GB", "BB", "PB", "RM"], 1: ["RB"]})
     play(state, "drop 4 at office")
-    assert state.node == "choose"
+    assert state.phase() is BusAndStopPhase.CHOOSE
     assert labels(state) == [
         "choose yellow businessman",
         "choose green businessman",
@@ -581,7 +582,7 @@ def test_BAS_DROP_TYPE_forced_choices_are_made_for_you():
     state = board(buses={0: ["YS", "GS", "RM"]})
     play(state, "drop 2 at school")
     assert (
-        state.node == "turn" and state.current_player() == 1
+        state.phase() is BusAndStopPhase.TURN and state.current_player() == 1
     )  # no skedaddle possible: seat 1's bus is empty
     assert state.view(None)["buses"][0]["claimed"] == [{"stack": "school", "count": 2, "points": 2}]
     assert [e.data.get("forced") for e in state.events() if e.rule == "BAS-DROP-TYPE"] == [True, True]
@@ -596,7 +597,7 @@ def test_BAS_DROP_MULTI_colours_must_be_pairwise_different():
     )
     play(state, "drop 3 at multicoloured", "choose yellow mother")
     # the yellow businessman is no longer allowed; the green and blue ones are forced
-    assert state.node == "turn"
+    assert state.phase() is BusAndStopPhase.TURN
     view = state.view(None)
     assert view["buses"][0]["bus"] == ["YB"] and sorted(view["buses"][0]["dropped"]) == ["BM", "GT", "YM"]
     assert view["buses"][0]["claimed"] == [{"stack": "multicoloured", "count": 3, "points": 5}]
@@ -628,12 +629,19 @@ def test_BAS_DROP_CLAIM_you_choose_the_count_and_it_fixes_the_points():
         state = board(buses={0: codes + ["RM"]})
         assert f"drop {count} at office" in labels(state)
         play(state, f"drop {count} at office")
-        while state.node == "choose":
+        while state.phase() is BusAndStopPhase.CHOOSE:
             play(state, labels(state)[0])
         assert state.returns()[0] == points
         assert state.view(None)["buses"][0]["dropped"] == sorted(codes, key=ALL_CODES.index)
         claim = [e for e in state.events() if e.rule == "BAS-DROP-CLAIM"][-1]
-        assert claim.data == {"seat": 0, "stack": "office", "count": count, "points": points}
+        assert claim.data == {
+            "seat": 0,
+            "stack": "office",
+            "count": count,
+            "points": points,
+            "cards": sorted(codes, key=ALL_CODES.index),  # chosen lowest kind first
+            "multicoloured": False,
+        }
 
 
 # -- skedaddling ----------------------------------------------------------------------------------
@@ -647,7 +655,7 @@ def test_BAS_SKEDADDLE_offered_to_every_other_seat_once_in_seat_order():
     start = len(state.events())
     play(state, "drop 4 at office")  # forced: four businessmen
     asked = []
-    while state.node == "skedaddle":
+    while state.phase() is BusAndStopPhase.SKEDADDLE:
         seat = state.current_player()
         asked.append(seat)
         if seat == 2:
@@ -675,7 +683,7 @@ def test_BAS_SKEDADDLE_multicoloured_matches_a_colour_just_dropped():
     """BAS-SKEDADDLE ruling: for a multicoloured drop, "the same colour" is any colour just dropped."""
     state = board(players=2, buses={0: ["YB", "GM"], 1: ["GT", "BS", "PS"]})
     play(state, "drop 2 at multicoloured")  # forced: yellow and green
-    assert state.current_player() == 1 and state.node == "skedaddle"
+    assert state.current_player() == 1 and state.phase() is BusAndStopPhase.SKEDADDLE
     assert labels(state) == ["skedaddle green tennis player", "no skedaddle"]  # blue, purple: not dropped
     assert state.why_illegal(SKEDADDLE_BASE + kind(state, "BS")) == (
         "a blue student does not match this drop-off (BAS-SKEDADDLE)"
@@ -704,7 +712,7 @@ def unhappy_board(**params):
 def test_BAS_UNHAPPY_neither_move_possible_forces_a_discard():
     """BAS-UNHAPPY: seat 0 must discard one or more passengers, face up, -1 each; that is the turn."""
     state = unhappy_board()
-    assert state.node == "unhappy" and state.current_player() == 0
+    assert state.phase() is BusAndStopPhase.UNHAPPY and state.current_player() == 0
     assert state.events()[-1].rule == "BAS-UNHAPPY"
     assert all(lab.startswith("unhappy ") for lab in labels(state)) and len(labels(state)) == 10
     assert state.why_illegal(UNHAPPY_DONE) == "at least one passenger must be discarded first (BAS-UNHAPPY)"
@@ -713,7 +721,7 @@ def test_BAS_UNHAPPY_neither_move_possible_forces_a_discard():
     assert "stop discarding" in labels(state)
     play(state, "unhappy green mother", "stop discarding")
     assert state.returns()[0] == points_before - 2 and state.bus_size(0) == 8
-    assert state.current_player() == 1 and state.node == "turn"
+    assert state.current_player() == 1 and state.phase() is BusAndStopPhase.TURN
     assert state.view(None)["buses"][0]["unhappy"] == ["YB", "GM"]
     assert {
         "label": "unhappy passengers",
@@ -746,7 +754,9 @@ def test_BAS_END_TRIGGER_six_destinations_left_after_a_drop_off():
     play(state, "drop 2 at tennis court")
     assert state.destinations_left() == 6
     assert state.trigger == {"seat": 0, "reason": "only 6 destination cards are left"}
-    assert state.node == "skedaddle" and state.current_player() == 2  # seat 1 has no tennis player
+    assert (
+        state.phase() is BusAndStopPhase.SKEDADDLE and state.current_player() == 2
+    )  # seat 1 has no tennis player
     play(state, "no skedaddle")
     # the final round: nobody has a legal drop-off left (the tennis court stack is empty), so
     # seats 1, 2 and 0 pass in turn and the game is over
@@ -759,7 +769,7 @@ def test_BAS_END_TRIGGER_not_before_six():
     """BAS-END-TRIGGER: seven left after a drop-off is not the end."""
     state = board(players=2, buses={0: ["YT", "GT"]}, given=eleven_claimed()[:-1])
     play(state, "drop 2 at tennis court")
-    assert state.destinations_left() == 7 and state.trigger is None and state.phase == "play"
+    assert state.destinations_left() == 7 and state.trigger is None and state.stage == "play"
 
 
 def test_BAS_END_FINAL_one_drop_off_each_from_the_next_seat_to_the_trigger():
@@ -771,7 +781,7 @@ def test_BAS_END_FINAL_one_drop_off_each_from_the_next_seat_to_the_trigger():
         given=eleven_claimed(2),
     )
     play(state, "drop 2 at tennis court")  # 6 destination cards left: the trigger
-    assert state.phase == "final" and state.final_order == [1, 2, 0]
+    assert state.stage == "final" and state.final_order == [1, 2, 0]
     assert state.current_player() == 1
     assert labels(state) == ["drop 2 at multicoloured", "drop 3 at multicoloured", "pass"]
     assert (
@@ -780,7 +790,7 @@ def test_BAS_END_FINAL_one_drop_off_each_from_the_next_seat_to_the_trigger():
     )
     play(state, "drop 3 at multicoloured")  # forced: the blue, purple and red mothers
     assert (
-        state.node == "skedaddle" and state.current_player() == 2
+        state.phase() is BusAndStopPhase.SKEDADDLE and state.current_player() == 2
     )  # purple was dropped: its businessman may go
     play(state, "skedaddle purple businessman")
     # seat 0 is passed over for the skedaddle (no blue, purple or red passenger); seat 2's bus is
@@ -807,11 +817,11 @@ def test_BAS_END_FINAL_full_turn_allows_a_pick_up():
         stop=("YB", "GT", "BM", "PS", "RE"),
     )
     play(state, "drop 2 at tennis court")
-    assert state.phase == "final" and state.current_player() == 1
+    assert state.stage == "final" and state.current_player() == 1
     assert "pick up red" in labels(state) and "pass" in labels(state)
     play(state, "pick up red")  # a senior: +1
     deal(state, "RB")
-    assert state.current_player() == 0 and state.phase == "final"
+    assert state.current_player() == 0 and state.stage == "final"
     play(state, "pass")
     assert state.is_terminal() and len(state.seniors[1]) == 1
 

@@ -15,6 +15,7 @@ import pytest
 from widget_helpers import shown_points, visible, widget_count
 
 from bus_lab import ParameterError
+from bus_lab.games.bus_and_stop import BusAndStopPhase
 from bus_lab.widgets import BusAndStopWidget
 
 STOP = ["YB", "GT", "BM", "PS", "RB"]
@@ -48,8 +49,8 @@ def test_a_four_player_game_with_one_human_plays_to_the_end():
             break
         if w.session.waiting_for_human():
             assert state.current_player() == 0
-            kinds.add(state.node)
-            if state.node == "turn":
+            kinds.add(state.decision_kind())
+            if state.decision_kind() is BusAndStopPhase.TURN:
                 assert w.human_panel.layout.display is None
                 assert all(not b.description.startswith(("pick up", "drop ")) for b in visible(w))
                 picks = [b for b in pick_buttons(w) if not b.disabled]
@@ -67,7 +68,7 @@ def test_a_four_player_game_with_one_human_plays_to_the_end():
         assert w.last_error is None, w.error.value
     state = w.session.state
     assert state.is_terminal() and "Game over" in html.unescape(w.status.value)
-    assert "turn" in kinds and state.claimed[0], kinds  # seat 0 dropped off at least once
+    assert BusAndStopPhase.TURN in kinds and state.claimed[0], kinds  # seat 0 dropped off at least once
     assert shown_points(w) == state.returns()
     assert f"data-winners='{','.join(map(str, state.winners()))}'" in w.scores.value
     assert "BAS-SCORE-DEST" in w.scores.value
@@ -124,7 +125,7 @@ def test_drop_off_chooser_destination_count_then_cards():
     assert all("BAS-DROP-TYPE" in b.tooltip for b in visible(w))
     for _ in range(4):
         visible(w)[0].click()
-        if w.session.state.node != "choose":
+        if w.session.state.phase() is not BusAndStopPhase.CHOOSE:
             break
     view = w.session.state.view(None)
     assert view["buses"][0]["claimed"] == [{"stack": "office", "count": 4, "points": 6}]
@@ -139,13 +140,13 @@ def test_skedaddle_prompt_for_a_human_when_a_bot_drops_off():
     while w.session.state.is_chance_node():  # deal the stop, and stop before the bot's move
         w.session.step()
     state = w.session.state
-    assert state.current_player() == 0 and state.node == "turn"
+    assert state.current_player() == 0 and state.phase() is BusAndStopPhase.TURN
     place(state, 0, "PB", "PB", "PB", "PB", "GB")
     place(state, 1, "YB", "RB", "YM")
     w.step_button.click()  # the bot drops 5 at the office (10 points)
     while not w.session.waiting_for_human():
         w.step_button.click()
-    assert w.session.state.node == "skedaddle"
+    assert w.session.state.phase() is BusAndStopPhase.SKEDADDLE
     assert [b.description for b in visible(w)] == [
         "skedaddle YB (yellow businessman)",
         "skedaddle RB (red businessman)",
@@ -154,7 +155,7 @@ def test_skedaddle_prompt_for_a_human_when_a_bot_drops_off():
     assert "you may skedaddle" in html.unescape(w.status.value)
     visible(w)[1].click()
     assert w.session.state.returns()[1] == 1 and w.session.state.current_player() == 1
-    assert w.session.state.node == "turn" and w.human_panel.layout.display is None
+    assert w.session.state.phase() is BusAndStopPhase.TURN and w.human_panel.layout.display is None
 
 
 def test_unhappy_chooser_needs_one_discard_then_offers_to_stop():
@@ -164,13 +165,13 @@ def test_unhappy_chooser_needs_one_discard_then_offers_to_stop():
     for _ in range(4):
         w.session.step()
     state = w.session.state
-    assert state.node == "deal" and len(state.stop) == 4
+    assert state.phase() is BusAndStopPhase.DEAL and len(state.stop) == 4
     place(state, 0, "YB", "GB", "BB", "YM", "GM", "YT", "GT", "BT", "YS", "GS")
     for s in (2, 3, 4):  # school, tennis court and multicoloured: nothing left to claim
         state.stacks[s] = []
     w.session.play("RB")
     w.refresh()
-    assert w.session.state.node == "unhappy"
+    assert w.session.state.phase() is BusAndStopPhase.UNHAPPY
     labels = [b.description for b in visible(w)]
     assert len(labels) == 10 and all(lab.startswith("unhappy ") for lab in labels)
     assert "BAS-UNHAPPY" in html.unescape(w.status.value)
@@ -233,7 +234,7 @@ def test_final_round_shows_a_pass_button_and_bad_parameters_raise():
     w.drop_destination.value = 3
     w.drop_button.click()  # the last tennis court card: six left, the end is triggered
     state = w.session.state
-    assert state.phase == "final" and state.current_player() == 1
+    assert state.stage == "final" and state.current_player() == 1
     assert [b.description for b in visible(w)] == ["pass"]
     assert "Final round" in w.header.value and "BAS-END-FINAL" in w.header.value
     visible(w)[0].click()

@@ -29,18 +29,18 @@ import ipywidgets as W
 from bus_lab.engine.core import State
 from bus_lab.games.bus_and_stop.components import MAX_COLOURS
 from bus_lab.games.bus_and_stop.game import BusAndStopGame
-from bus_lab.games.bus_and_stop.render import table_svg
-from bus_lab.games.bus_and_stop.state import (
-    CHOOSE_BASE,
-    DROP_BASE,
-    NO_SKEDADDLE,
-    PASS,
-    PICK_BASE,
-    SKEDADDLE_BASE,
-    UNHAPPY_BASE,
-    UNHAPPY_DONE,
-    drop_action,
+from bus_lab.games.bus_and_stop.moves import (
+    ChoosePassenger,
+    DropOff,
+    NoSkedaddle,
+    Pass,
+    PickUp,
+    Skedaddle,
+    StopDiscarding,
+    UnhappyDiscard,
 )
+from bus_lab.games.bus_and_stop.phases import BusAndStopPhase, Stage
+from bus_lab.games.bus_and_stop.render import table_svg
 from bus_lab.widgets.base import FoldingPanel, GameWidget
 
 #: Move buttons built once: the longest list of legal moves (20 kinds + "stop discarding", or a
@@ -161,7 +161,7 @@ class BusAndStopWidget(GameWidget):
 
     def _human_turn(self) -> bool:
         state = self.session.state
-        return self.session.waiting_for_human() and state.node == "turn"
+        return self.session.waiting_for_human() and state.decision_kind() is BusAndStopPhase.TURN
 
     def move_controls(self) -> list[W.Button]:
         """The colour pick-up buttons first (the usual move), then the other move buttons."""
@@ -170,10 +170,9 @@ class BusAndStopWidget(GameWidget):
     def button_actions(self, state: State) -> list[int]:
         """On a regular turn the panel replaces the pick-up and drop-off buttons; other moves keep
         their buttons."""
-        legal = state.legal_actions()
         if hasattr(self, "sheet_panel") and self._human_turn():
-            return [a for a in legal if not PICK_BASE <= a < PASS]
-        return legal
+            return [m.action for m in state.legal_moves() if not isinstance(m, (PickUp, DropOff))]
+        return state.legal_actions()
 
     def refresh(self) -> None:
         """Redraw everything (see :meth:`GameWidget.refresh`), then the pick-up and drop-off panel."""
@@ -202,7 +201,7 @@ class BusAndStopWidget(GameWidget):
                     continue
                 colour = sheet.colours[c]
                 at_stop = [sheet.code(k) for k in state.stop if sheet.colour_of(k) == c]
-                why = state.why_illegal(PICK_BASE + c)
+                why = state.why_illegal(PickUp(c))
                 button.layout.display = None
                 button.disabled = why is not None
                 shown = " ".join(at_stop) if at_stop else "none here"
@@ -227,8 +226,7 @@ class BusAndStopWidget(GameWidget):
         state = self.session.state
         options = [("no drop-off possible", NO_DROP)]
         if self._human_turn():
-            seat = state.current_player()
-            stacks = sorted({s for s, _k in state.droppable(seat)})
+            stacks = sorted({m.stack for m in state.legal_moves() if isinstance(m, DropOff)})
             if stacks:
                 options = []
                 for s in stacks:
@@ -250,12 +248,11 @@ class BusAndStopWidget(GameWidget):
         stack = self.drop_destination.value
         options: list[tuple[str, int]] = []
         if self._human_turn() and stack is not None and stack != NO_DROP:
-            seat = state.current_player()
             card = state.top_card(stack)
             options = [
-                (f"{k} passengers → {card.points_for(k)} points", k)
-                for s, k in state.droppable(seat)
-                if s == stack
+                (f"{m.count} passengers → {card.points_for(m.count)} points", m.count)
+                for m in state.legal_moves()
+                if isinstance(m, DropOff) and m.stack == stack
             ]
         with self.drop_count.hold_sync(), self.drop_button.hold_sync():
             self.drop_count.options = options
@@ -268,7 +265,7 @@ class BusAndStopWidget(GameWidget):
     def _do_pick_up(self, colour: int) -> str | None:
         if not self._human_turn():
             return "it is not your turn to pick up."
-        self.session.play(PICK_BASE + colour)
+        self.session.play(PickUp(colour).action)
         self.refresh()
         return None
 
@@ -276,10 +273,10 @@ class BusAndStopWidget(GameWidget):
         stack, count = self.drop_destination.value, self.drop_count.value
         if not self._human_turn() or stack in (None, NO_DROP) or count is None:
             return "no drop-off is possible now."
-        self.session.play(drop_action(stack, count))
+        self.session.play(DropOff(stack, count).action)
         self.refresh()
         state = self.session.state
-        if state.node == "choose" and self.session.waiting_for_human():
+        if state.decision_kind() is BusAndStopPhase.CHOOSE and self.session.waiting_for_human():
             return "now choose which passengers get off, one at a time, with the buttons below."
         return None
 
@@ -297,14 +294,14 @@ class BusAndStopWidget(GameWidget):
             f"leftover penalty {'on' if p['leftover_penalty'] else 'off'}, "
             f"{'built-in placeholder' if p['sheet'] is None else 'custom'} component sheet"
         )
-        if state.phase == "setup":
+        if state.stage is Stage.SETUP:
             part = "Setting up: dealing the bus stop [BAS-SETUP-STOP]"
-        elif state.phase == "play":
+        elif state.stage is Stage.PLAY:
             part = (
                 f"Turn {state.turns} — Seat {state.seat}: pick up or drop off [BAS-TURN]; "
                 f"{state.destinations_left()} destination cards left, {sum(state.deck)} passengers in the deck"
             )
-        elif state.phase == "final":
+        elif state.stage is Stage.FINAL:
             why = state.trigger["reason"] if state.trigger else ""
             part = f"Final round (the end was triggered: {why}) [BAS-END-FINAL]"
         else:
@@ -322,60 +319,52 @@ class BusAndStopWidget(GameWidget):
     def action_label(self, state: State, action: int, odds) -> str:
         """The move in words, with the passenger's code where one is named (``"skedaddle GM
         (green mother)"``)."""
-        sheet = state.sheet
-        for base, word in ((CHOOSE_BASE, "drop"), (SKEDADDLE_BASE, "skedaddle"), (UNHAPPY_BASE, "unhappy")):
-            if base <= action < base + sheet.num_kinds:
-                kind = action - base
-                return f"{word} {sheet.code(kind)} ({sheet.name(kind)})"
-        return state.action_to_string(action)
+        move = state.move(action)
+        if isinstance(move, (ChoosePassenger, Skedaddle, UnhappyDiscard)):
+            sheet = state.sheet
+            word = "drop" if isinstance(move, ChoosePassenger) else move.kind
+            return f"{word} {sheet.code(move.passenger)} ({sheet.name(move.passenger)})"
+        return str(move)
 
     def action_tooltip(self, state: State, action: int, odds) -> str:
         """What the move does, with its rule ID."""
         sheet = state.sheet
-        if CHOOSE_BASE <= action < CHOOSE_BASE + sheet.num_kinds:
+        move = state.move(action)
+        if isinstance(move, ChoosePassenger):
             stack, count, chosen = state.pending
             rule = "BAS-DROP-MULTI" if sheet.stacks[stack].multicoloured else "BAS-DROP-TYPE"
             return (
-                f"Drop this {sheet.name(action - CHOOSE_BASE)} at the {sheet.stacks[stack].name} "
+                f"Drop this {sheet.name(move.passenger)} at the {sheet.stacks[stack].name} "
                 f"({len(chosen) + 1} of {count}) ({rule})"
             )
-        if SKEDADDLE_BASE <= action < SKEDADDLE_BASE + sheet.num_kinds:
+        if isinstance(move, Skedaddle):
             return (
-                f"Skedaddle this {sheet.name(action - SKEDADDLE_BASE)}: it leaves your bus face down, "
+                f"Skedaddle this {sheet.name(move.passenger)}: it leaves your bus face down, "
                 "1 point at the end (BAS-SKEDADDLE)"
             )
-        if action == NO_SKEDADDLE:
-            return "Keep your passengers: skedaddling is optional (BAS-SKEDADDLE)"
-        if UNHAPPY_BASE <= action < UNHAPPY_BASE + sheet.num_kinds:
-            return (
-                f"Discard this {sheet.name(action - UNHAPPY_BASE)} as an unhappy passenger: -1 (BAS-UNHAPPY)"
-            )
-        if action == UNHAPPY_DONE:
-            return "Stop discarding: one unhappy passenger is enough (BAS-UNHAPPY)"
-        if action == PASS:
-            return "Pass your final turn (BAS-END-FINAL)"
-        if PICK_BASE <= action < DROP_BASE:
-            return (
-                f"Pick up every {sheet.colours[action - PICK_BASE].name} passenger at the stop (BAS-PICK-ALL)"
-            )
-        return f"{state.action_to_string(action)} (BAS-DROP-TOP)"
+        if isinstance(move, UnhappyDiscard):
+            return f"Discard this {sheet.name(move.passenger)} as an unhappy passenger: -1 (BAS-UNHAPPY)"
+        if isinstance(move, PickUp):
+            return f"Pick up every {sheet.colours[move.colour].name} passenger at the stop (BAS-PICK-ALL)"
+        return _FIXED_TOOLTIPS.get(type(move), f"{move} (BAS-DROP-TOP)")
 
     def status_html(self, state: State) -> str:
         """The status line, plus what a human is asked at a skedaddle or an unhappy discard."""
         extra = ""
         if self.session.waiting_for_human():
-            if state.node == "skedaddle":
+            kind = state.decision_kind()
+            if kind is BusAndStopPhase.SKEDADDLE:
                 dropper, stack, _c = state.sked_from
                 extra = (
                     f"Seat {dropper} dropped off at the {state.sheet.stacks[stack].name}: you may skedaddle "
                     "one matching passenger for 1 point (BAS-SKEDADDLE)."
                 )
-            elif state.node == "unhappy":
+            elif kind is BusAndStopPhase.UNHAPPY:
                 extra = (
                     "No colour fits in your bus and no destination can be met: discard one or more "
                     "passengers as unhappy, -1 each (BAS-UNHAPPY)."
                 )
-            elif state.node == "choose":
+            elif kind is BusAndStopPhase.CHOOSE:
                 extra = "Choose the passengers to drop, one at a time (BAS-DROP-TYPE, BAS-DROP-MULTI)."
         base = super().status_html(state)
         return base if not extra else base + f"<div style='color:#0b3d66'>{escape(extra)}</div>"
@@ -386,3 +375,10 @@ class BusAndStopWidget(GameWidget):
         return f"<pre style='font-size:12px'>{escape(sheet.table())}</pre>" + (
             f"<ul style='font-size:12px'>{notes}</ul>" if notes else ""
         )
+
+
+_FIXED_TOOLTIPS = {
+    NoSkedaddle: "Keep your passengers: skedaddling is optional (BAS-SKEDADDLE)",
+    StopDiscarding: "Stop discarding: one unhappy passenger is enough (BAS-UNHAPPY)",
+    Pass: "Pass your final turn (BAS-END-FINAL)",
+}

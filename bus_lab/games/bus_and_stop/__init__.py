@@ -1,7 +1,8 @@
 """Bus & Stop: the set-collecting card game of passengers, a bus stop and destinations.
 
 ``bus_lab.load_game("bus_and_stop", players=4)``; rules ``BAS-…`` in the rule catalogue. The
-component figures (deck, destination cards) are data: see :mod:`.components`.
+component figures (deck, destination cards) are data: see :mod:`.components`; the moves, named in
+the game's words, are in :mod:`.moves` (the action-int constants are kept for saved code).
 """
 
 from bus_lab.games.bus_and_stop.components import (
@@ -12,7 +13,7 @@ from bus_lab.games.bus_and_stop.components import (
     validate_sheet,
 )
 from bus_lab.games.bus_and_stop.game import BusAndStopGame
-from bus_lab.games.bus_and_stop.state import (
+from bus_lab.games.bus_and_stop.moves import (
     CHOOSE_BASE,
     DROP_BASE,
     DROP_SPAN,
@@ -22,9 +23,19 @@ from bus_lab.games.bus_and_stop.state import (
     SKEDADDLE_BASE,
     UNHAPPY_BASE,
     UNHAPPY_DONE,
-    BusAndStopState,
+    ChoosePassenger,
+    DropOff,
+    NoSkedaddle,
+    Pass,
+    PassengerDrawn,
+    PickUp,
+    Skedaddle,
+    StopDiscarding,
+    UnhappyDiscard,
     drop_action,
 )
+from bus_lab.games.bus_and_stop.phases import BusAndStopPhase, Stage
+from bus_lab.games.bus_and_stop.state import BusAndStopState
 
 __all__ = [
     "BusAndStopGame",
@@ -34,6 +45,17 @@ __all__ = [
     "load_sheet",
     "validate_sheet",
     "default_sheet_data",
+    "BusAndStopPhase",
+    "Stage",
+    "PassengerDrawn",
+    "PickUp",
+    "DropOff",
+    "ChoosePassenger",
+    "Skedaddle",
+    "NoSkedaddle",
+    "UnhappyDiscard",
+    "StopDiscarding",
+    "Pass",
     "PICK_BASE",
     "DROP_BASE",
     "DROP_SPAN",

@@ -13,23 +13,23 @@ real ties (split with ``rng``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from bus_lab.engine.policies import random_policy
-from bus_lab.games.bus_and_stop.state import (
-    CHOOSE_BASE,
-    DROP_BASE,
-    DROP_SPAN,
-    EMPTY_BUS_BONUS,
-    NO_SKEDADDLE,
-    PASS,
-    PICK_BASE,
-    SENIOR_CAP,
-    SKEDADDLE_BASE,
-    UNHAPPY_BASE,
-    UNHAPPY_DONE,
-    BusAndStopState,
+from bus_lab.games.bus_and_stop.moves import (
+    ChoosePassenger,
+    DropOff,
+    NoSkedaddle,
+    Pass,
+    PickUp,
+    Skedaddle,
+    StopDiscarding,
+    UnhappyDiscard,
 )
+from bus_lab.games.bus_and_stop.phases import BusAndStopPhase, Stage
+from bus_lab.games.bus_and_stop.state import EMPTY_BUS_BONUS, SENIOR_CAP, BusAndStopState
 
 __all__ = ["random_policy", "greedy_policy", "claim_potential", "best_claim_now"]
 
@@ -82,7 +82,7 @@ def claim_potential(state: BusAndStopState, bus: list[int]) -> Fraction:
     return best
 
 
-def _pick_best(options: list[tuple[object, int]], rng: random.Random) -> int:
+def _pick_best(options: Sequence[tuple[Any, int]], rng: random.Random) -> int:
     """The action with the highest value; equal values are split with ``rng``."""
     top = max(v for v, _ in options)
     tied = sorted(a for v, a in options if v == top)
@@ -122,72 +122,123 @@ def greedy_policy(state: BusAndStopState, rng: random.Random) -> int:
     Raises:
         ValueError: the state is terminal or a chance node.
     """
-    if state.is_terminal() or state.is_chance_node():
+    kind = state.decision_kind()
+    if kind is None:
         raise ValueError("a bot acts only at a decision node")
-    legal = state.legal_actions()
-    node = state.node
+    return _GREEDY_BY_PHASE[kind](state, rng)
+
+
+def _greedy_turn(state: BusAndStopState, rng: random.Random) -> int:
+    """A turn: the best drop-off if any, else the best pick-up (or, in the final round, a pass)."""
+    seat = state.current_player()
+    moves = state.legal_moves()
+    final = state.stage is Stage.FINAL
+    drops = [m for m in moves if isinstance(m, DropOff)]
+    if drops:
+        return _pick_best([(_drop_value(state, seat, m, final), m.action) for m in drops], rng)
+    picks = [m for m in moves if isinstance(m, PickUp)]
+    if final:
+        return _greedy_final_pick_up(state, seat, picks, rng)
+    return _pick_best([(_pickup_gain(state, seat, m.colour), m.action) for m in picks], rng)
+
+
+def _drop_value(state: BusAndStopState, seat: int, drop: DropOff, final: bool) -> tuple[int, int]:
+    """(points the drop-off scores, minus its passengers); in the final round the points count the
+    empty bus bonus or the leftover penalty it leads to (BAS-SCORE-EMPTY)."""
+    value = state.top_card(drop.stack).points_for(drop.count)
+    if final:
+        left = state.bus_size(seat) - drop.count
+        value += EMPTY_BUS_BONUS if left == 0 else (-left if state.penalty else 0)
+    return value, -drop.count
+
+
+def _greedy_final_pick_up(state: BusAndStopState, seat: int, picks: list[PickUp], rng: random.Random) -> int:
+    """The final round's pick-up (``full_turn``): only for the seniors it banks net of what its
+    riders cost at the end; otherwise pass."""
+    options = []
+    for move in picks:
+        _pot, seniors, minus_riders = _pickup_gain(state, seat, move.colour)
+        gain = seniors - _riders_cost(state, seat, -minus_riders)
+        if gain > 0:
+            options.append(((gain, minus_riders), move.action))
+    return _pick_best(options, rng) if options else Pass().action
+
+
+def _riders_cost(state: BusAndStopState, seat: int, riders: int) -> int:
+    """End-of-game points that ``riders`` new passengers cost: the empty bus bonus they spoil and
+    the leftover penalty they add (BAS-SCORE-EMPTY)."""
+    if not riders:
+        return 0
+    cost = EMPTY_BUS_BONUS if state.bus_size(seat) == 0 else 0
+    return cost + (riders if state.penalty else 0)
+
+
+def _greedy_choose(state: BusAndStopState, rng: random.Random) -> int:
+    """The next passenger of a drop-off: keep the bus's colours (or types) varied."""
     seat = state.current_player()
     sheet = state.sheet
     bus = state.bus[seat]
-    if node == "turn":
-        drops = [a for a in legal if DROP_BASE <= a < PASS]
-        final = state.phase == "final"
-        if drops:
-            options = []
-            for a in drops:
-                stack, count = divmod(a - DROP_BASE, DROP_SPAN)
-                value = state.top_card(stack).points_for(count)
-                if final:
-                    left = state.bus_size(seat) - count
-                    value += EMPTY_BUS_BONUS if left == 0 else (-left if state.penalty else 0)
-                options.append(((value, -count), a))
-            return _pick_best(options, rng)
-        picks = [a for a in legal if PICK_BASE <= a < DROP_BASE]
-        if final:
-            options = []
-            for a in picks:
-                _pot, seniors, minus_riders = _pickup_gain(state, seat, a - PICK_BASE)
-                cost = 0
-                if -minus_riders:
-                    cost = EMPTY_BUS_BONUS if state.bus_size(seat) == 0 else 0
-                    cost += -minus_riders if state.penalty else 0
-                if seniors - cost > 0:
-                    options.append(((seniors - cost, minus_riders), a))
-            return _pick_best(options, rng) if options else PASS
-        options = [(_pickup_gain(state, seat, a - PICK_BASE), a) for a in picks]
-        return _pick_best(options, rng)
-    if node == "choose":
-        stack = state.pending[0]  # type: ignore[index]
-        kinds = [a - CHOOSE_BASE for a in legal]
-        if sheet.stacks[stack].multicoloured:
-            options = [((-state.type_count(seat, sheet.type_of(k)), -bus[k]), CHOOSE_BASE + k) for k in kinds]
-        else:
-            colour_load = {
-                c: sum(bus[sheet.kind(c, t)] for t in range(len(sheet.types)))
-                for c in range(len(sheet.colours))
-            }
-            options = [((colour_load[sheet.colour_of(k)], bus[k]), CHOOSE_BASE + k) for k in kinds]
-        return _pick_best(options, rng)
-    if node == "skedaddle":
-        now = best_claim_now(state, bus)
-        options = []
-        for a in legal:
-            if a == NO_SKEDADDLE:
-                continue
-            after = list(bus)
-            after[a - SKEDADDLE_BASE] -= 1
-            if best_claim_now(state, after) >= now:
-                options.append((claim_potential(state, after), a))
-        return _pick_best(options, rng) if options else NO_SKEDADDLE
-    # unhappy: one passenger, then stop
-    if UNHAPPY_DONE in legal:
-        return UNHAPPY_DONE
+    stack = state.pending[0]  # type: ignore[index]
+    kinds = [m.passenger for m in state.legal_moves() if isinstance(m, ChoosePassenger)]
+    key: Callable[[int], tuple[int, int]]
+    if sheet.stacks[stack].multicoloured:
+
+        def key(k: int) -> tuple[int, int]:
+            return -state.type_count(seat, sheet.type_of(k)), -bus[k]
+
+    else:
+        colour_load = {
+            c: sum(bus[sheet.kind(c, t)] for t in range(len(sheet.types))) for c in range(len(sheet.colours))
+        }
+
+        def key(k: int) -> tuple[int, int]:
+            return colour_load[sheet.colour_of(k)], bus[k]
+
+    return _pick_best([(key(k), ChoosePassenger(k).action) for k in kinds], rng)
+
+
+def _greedy_skedaddle(state: BusAndStopState, rng: random.Random) -> int:
+    """Skedaddle when the best claim available now survives it, the passenger whose loss keeps the
+    potential highest; otherwise decline."""
+    bus = state.bus[state.current_player()]
+    now = best_claim_now(state, bus)
     options = []
-    for a in legal:
-        after = list(bus)
-        after[a - UNHAPPY_BASE] -= 1
-        options.append((claim_potential(state, after), a))
+    for move in state.legal_moves():
+        if not isinstance(move, Skedaddle):
+            continue
+        after = _without(bus, move.passenger)
+        if best_claim_now(state, after) >= now:
+            options.append((claim_potential(state, after), move.action))
+    return _pick_best(options, rng) if options else NoSkedaddle().action
+
+
+def _greedy_unhappy(state: BusAndStopState, rng: random.Random) -> int:
+    """Discard one unhappy passenger (the one whose loss keeps the potential highest), then stop."""
+    moves = state.legal_moves()
+    if StopDiscarding() in moves:
+        return StopDiscarding().action
+    bus = state.bus[state.current_player()]
+    options = [
+        (claim_potential(state, _without(bus, m.passenger)), m.action)
+        for m in moves
+        if isinstance(m, UnhappyDiscard)
+    ]
     return _pick_best(options, rng)
+
+
+def _without(bus: list[int], kind: int) -> list[int]:
+    """A copy of the passenger counts ``bus`` with one passenger of ``kind`` less."""
+    after = list(bus)
+    after[kind] -= 1
+    return after
+
+
+_GREEDY_BY_PHASE: dict[BusAndStopPhase, Callable[[BusAndStopState, random.Random], int]] = {
+    BusAndStopPhase.TURN: _greedy_turn,
+    BusAndStopPhase.CHOOSE: _greedy_choose,
+    BusAndStopPhase.SKEDADDLE: _greedy_skedaddle,
+    BusAndStopPhase.UNHAPPY: _greedy_unhappy,
+}
 
 
 greedy_policy.name = "greedy"  # type: ignore[attr-defined]

@@ -6,77 +6,96 @@ in the deck (cards of one colour and type are identical), each with its exact pr
 card is turned up, so a reshuffle needs no chance step of its own. Everything else is face up.
 Each applied action records events citing the rules it applies (``shared/rules/bus_and_stop.md``).
 
-Actions (ints):
-
-* ``0`` … ``num_kinds − 1``: a passenger card drawn (label = its code, e.g. ``"YB"`` for a
-  yellow businessman, ``"RE"`` for a red senior; see :mod:`.components`);
-* ``PICK_BASE + colour``: pick up every passenger of that colour from the stop (``"pick up yellow"``);
-* ``DROP_BASE + 20 * stack + count``: drop ``count`` passengers at that stack's top card
-  (``"drop 5 at office"``); then ``CHOOSE_BASE + kind`` picks the passengers one by one
-  (``"choose yellow businessman"``) unless the choice is forced;
-* ``SKEDADDLE_BASE + kind`` (``"skedaddle green mother"``) or ``NO_SKEDADDLE``: another seat's
-  reaction to a drop-off;
-* ``UNHAPPY_BASE + kind`` (``"unhappy blue student"``) or ``UNHAPPY_DONE``: discards of a player
-  who can do nothing else;
-* ``PASS``: in the final round only.
+Moves: :mod:`.moves` (a passenger card drawn, a pick-up, a drop-off and the choice of its
+passengers, a skedaddle or not, an unhappy discard or stopping, a pass), the only module that
+turns them into their action ints and back; phases: :mod:`.phases`; event sentences:
+:mod:`.narrate`; the shape of ``view(seat)``: :mod:`.views`.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
-from bus_lab.engine.core import CHANCE, TERMINAL, State
+from bus_lab.engine.core import CHANCE, TERMINAL, State, _fold
+from bus_lab.engine.moves import Move
+from bus_lab.games.bus_and_stop import views
 from bus_lab.games.bus_and_stop.components import (
     BUS_SEATS,
     END_DESTINATIONS_LEFT,
     STOP_SIZE,
     Sheet,
 )
+from bus_lab.games.bus_and_stop.moves import (
+    CHOOSE_BASE,
+    DROP_BASE,
+    DROP_SPAN,
+    NO_SKEDADDLE,
+    PASS,
+    PICK_BASE,
+    SKEDADDLE_BASE,
+    UNHAPPY_BASE,
+    UNHAPPY_DONE,
+    ChoosePassenger,
+    DropOff,
+    NoSkedaddle,
+    Pass,
+    PassengerDrawn,
+    PickUp,
+    Skedaddle,
+    StopDiscarding,
+    UnhappyDiscard,
+    choose_action,
+    decode,
+    drop_action,
+    pick_up_action,
+    skedaddle_action,
+    unhappy_action,
+)
+from bus_lab.games.bus_and_stop.narrate import narrate, place, plural, seat_name
+from bus_lab.games.bus_and_stop.phases import CHANCE_PHASES, PHASES, BusAndStopPhase, Stage
 
-PICK_BASE = 100
-DROP_BASE = 200
-DROP_SPAN = 20  # DROP_BASE + DROP_SPAN * stack + count
-CHOOSE_BASE = 400
-SKEDADDLE_BASE = 500
-NO_SKEDADDLE = 600
-UNHAPPY_BASE = 700
-UNHAPPY_DONE = 800
-PASS = 900
+__all__ = [
+    "BusAndStopState",
+    "PICK_BASE",
+    "DROP_BASE",
+    "DROP_SPAN",
+    "CHOOSE_BASE",
+    "SKEDADDLE_BASE",
+    "NO_SKEDADDLE",
+    "UNHAPPY_BASE",
+    "UNHAPPY_DONE",
+    "PASS",
+    "SENIOR_CAP",
+    "MAX_SETUP_RESHUFFLES",
+    "EMPTY_BUS_BONUS",
+    "drop_action",
+    "seat_name",
+]
 #: Most seniors a player may hold (BAS-SENIOR-CAP).
 SENIOR_CAP = 10
 #: Most reshuffles of a same-colour stop at setup (BAS-SETUP-SAMECOLOUR ruling).
 MAX_SETUP_RESHUFFLES = 100
 #: Points for an empty bus at the end (BAS-SCORE-EMPTY).
 EMPTY_BUS_BONUS = 3
-CHANCE_NODES = ("deal", "refill")
-
-
-def seat_name(seat: int) -> str:
-    """``"Seat 2"``: how players are named in events and views (seats are numbered from 0)."""
-    return f"Seat {seat}"
-
-
-def _plural(k: int, word: str, many: str | None = None) -> str:
-    return f"{k} {word if k == 1 else (many or word + 's')}"
+#: The phases where a passenger card is turned up (chance acts).
+CHANCE_NODES = CHANCE_PHASES
+_P = BusAndStopPhase
+_plural = plural
 
 
 def _place(spec) -> str:
     """How a destination reads after "the": ``"office"``, ``"multicoloured destination"``."""
-    return f"{spec.name} destination" if spec.multicoloured else spec.name
-
-
-def drop_action(stack: int, count: int) -> int:
-    """The action "drop ``count`` passengers at stack ``stack``"."""
-    return DROP_BASE + DROP_SPAN * stack + count
+    return place(spec.name, spec.multicoloured)
 
 
 class BusAndStopState(State):
     """A game of Bus & Stop in progress.
 
-    Phases: ``"setup"`` (dealing the stop), ``"play"`` (regular turns), ``"final"`` (the final round
-    after the end is triggered), ``"over"``. Nodes: ``"deal"`` and ``"refill"`` (chance), ``"turn"``,
-    ``"choose"`` (which passengers to drop), ``"skedaddle"``, ``"unhappy"``, ``None`` (game over).
+    Stages (:class:`~.phases.Stage`, ``stage``): setup (dealing the stop), play (regular turns),
+    final (the final round after the end is triggered), over. Phases
+    (:class:`~.phases.BusAndStopPhase`, ``phase()``, kept in ``node``): deal and refill (chance),
+    turn, choose (which passengers to drop), skedaddle, unhappy; ``None`` once the game is over.
 
     Attributes (read them; change the state only with ``apply_action``):
         sheet (Sheet): the component sheet. deck (list[int]): cards of each kind in the deck.
@@ -88,9 +107,12 @@ class BusAndStopState(State):
         claimed (list[list[tuple[int, int, int, int]]]): per seat, ``(stack, card, count, points)``.
         stacks (list[list[int]]): per stack, indices of its cards in ``sheet.stacks[s].cards``, top first.
         seat (int): whose turn it is. trigger (dict | None): who triggered the end and why.
+        stage (Stage): the part of the game. node (BusAndStopPhase | None): the phase.
     """
 
     RENDER = ("bus_lab.games.bus_and_stop.render", "table_html", "table_text")
+    PHASES = PHASES  # type: ignore[assignment]
+    NARRATE = narrate  # type: ignore[assignment]  # a plain function, read from the class
 
     def __init__(self, game):
         super().__init__(game)
@@ -110,8 +132,8 @@ class BusAndStopState(State):
         self.dropped: list[list[int]] = [[] for _ in range(n)]
         self.claimed: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
         self.stacks: list[list[int]] = []
-        self.phase = "setup"
-        self.node: str | None = "deal"
+        self.stage = Stage.SETUP
+        self.node: BusAndStopPhase | None = _P.DEAL
         self.seat = 0
         self.setup_deals = 1
         self.refill_redealt = False
@@ -129,43 +151,27 @@ class BusAndStopState(State):
     # -- setup ---------------------------------------------------------------------------
     def _setup_log(self) -> None:
         sheet = self.sheet
-        n = self.num_players
-        colours = ", ".join(c.name for c in sheet.colours)
-        types = ", ".join(t.name for t in sheet.types)
         self._log(
             "BAS-COMP-PASSENGERS",
-            f"{sheet.deck_size()} passenger cards in {len(sheet.colours)} colours "
-            f"({colours}) and {len(sheet.types)} types ({types}).",
             cards=sheet.deck_size(),
+            colours=[c.name for c in sheet.colours],
+            types=[t.name for t in sheet.types],
         )
         self._log(
             "BAS-COMP-DESTINATIONS",
-            f"{sheet.destination_count()} destination cards in "
-            f"{len(sheet.stacks)} stacks: "
-            + ", ".join(f"{s.name} ({len(s.cards)})" for s in sheet.stacks)
-            + ".",
             cards=sheet.destination_count(),
+            stacks=[{"name": s.name, "cards": len(s.cards)} for s in sheet.stacks],
         )
-        self._log(
-            "BAS-COMP-SIDES",
-            "Each destination card lists the passenger counts it accepts and the points "
-            "for each count (figures from the component sheet).",
-        )
+        self._log("BAS-COMP-SIDES")
         for stack in sheet.stacks:
             order = sorted(range(len(stack.cards)), key=lambda i: stack.cards[i].order_key(), reverse=True)
             self.stacks.append(order)
-        self._log(
-            "BAS-SETUP-STACKS",
-            "The destination cards are stacked by kind, face up; only a stack's top card can be claimed.",
-        )
-        tops = "; ".join(f"{s.name} {s.cards[self.stacks[i][0]].text()}" for i, s in enumerate(sheet.stacks))
-        self._log("BAS-SETUP-ORDER", f"Each stack is ordered with its highest values on top: {tops}.")
-        self._log(
-            "BAS-SETUP-STOP",
-            f"The passenger deck is shuffled and {STOP_SIZE} cards are dealt face up: the "
-            f"bus stop. {n} players, seats 0 to {n - 1}.",
-            players=n,
-        )
+        self._log("BAS-SETUP-STACKS")
+        tops = [
+            {"stack": s.name, "card": s.cards[self.stacks[i][0]].text()} for i, s in enumerate(sheet.stacks)
+        ]
+        self._log("BAS-SETUP-ORDER", tops=tops)
+        self._log("BAS-SETUP-STOP", players=self.num_players)
 
     # -- protocol ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -174,9 +180,14 @@ class BusAndStopState(State):
             return TERMINAL
         if node in CHANCE_NODES:
             return CHANCE
-        if node == "skedaddle":
+        if node is _P.SKEDADDLE:
             return self.sked_seat  # type: ignore[return-value]
         return self.seat
+
+    def phase(self) -> BusAndStopPhase | None:
+        """The phase (:class:`~.phases.BusAndStopPhase`): who acts and what is decided or drawn;
+        ``None`` once the game is over."""
+        return self.node
 
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
         total = sum(self.deck)
@@ -204,37 +215,39 @@ class BusAndStopState(State):
         node = self.node
         if node in CHANCE_NODES:
             return 0 <= action < len(self.deck) and self.deck[action] > 0
-        if node == "turn":
+        if node is _P.TURN:
+            move = self._decode_move(action)
             seat = self.seat
-            if action == PASS:
-                return self.phase == "final"
-            if PICK_BASE <= action < PICK_BASE + len(self.sheet.colours):
-                return (self.phase == "play" or self.full_final) and action - PICK_BASE in self.pickable(seat)
-            stack, count = divmod(action - DROP_BASE, DROP_SPAN)
-            if action < DROP_BASE or stack >= len(self.stacks):
+            if isinstance(move, Pass):
+                return self.stage is Stage.FINAL
+            if isinstance(move, PickUp):
+                return (self.stage is Stage.PLAY or self.full_final) and move.colour in self.pickable(seat)
+            if not isinstance(move, DropOff):
                 return False
-            card = self.top_card(stack)
-            return card is not None and count in card.counts and count <= self.supply(seat, stack)
+            card = self.top_card(move.stack)
+            return (
+                card is not None and move.count in card.counts and move.count <= self.supply(seat, move.stack)
+            )
         return action in self._legal_actions()
 
     def _legal_actions(self) -> list[int]:
         node = self.node
-        if node == "turn":
+        if node is _P.TURN:
             return self._turn_actions(self.seat)
-        if node == "choose":
-            return [CHOOSE_BASE + k for k in self.choosable()]
-        if node == "skedaddle":
-            return [SKEDADDLE_BASE + k for k in self.skedaddle_options(self.sked_seat)] + [NO_SKEDADDLE]
+        if node is _P.CHOOSE:
+            return [choose_action(k) for k in self.choosable()]
+        if node is _P.SKEDADDLE:
+            return [skedaddle_action(k) for k in self.skedaddle_options(self.sked_seat)] + [NO_SKEDADDLE]
         # unhappy
-        kinds = [UNHAPPY_BASE + k for k, c in enumerate(self.bus[self.seat]) if c]
+        kinds = [unhappy_action(k) for k, c in enumerate(self.bus[self.seat]) if c]
         return kinds + ([UNHAPPY_DONE] if self.unhappy_count else [])
 
     def _turn_actions(self, seat: int) -> list[int]:
         actions = []
-        if self.phase == "play" or self.full_final:
-            actions += [PICK_BASE + c for c in self.pickable(seat)]
+        if self.stage is Stage.PLAY or self.full_final:
+            actions += [pick_up_action(c) for c in self.pickable(seat)]
         actions += [drop_action(s, k) for s, k in self.droppable(seat)]
-        if self.phase == "final":
+        if self.stage is Stage.FINAL:
             actions.append(PASS)
         return actions
 
@@ -329,81 +342,56 @@ class BusAndStopState(State):
         """Destination cards left in all stacks together (BAS-END-TRIGGER)."""
         return sum(len(s) for s in self.stacks)
 
-    # -- labels and reasons --------------------------------------------------------------
+    # -- moves, labels and reasons -------------------------------------------------------
+    def _decode_move(self, action: int) -> Move | None:
+        """The typed move of ``action`` (see :mod:`.moves`), or ``None`` when no move has that number."""
+        sheet = self.sheet
+        return decode(action, sheet.num_kinds, len(sheet.colours), len(sheet.stacks))
+
     def action_to_string(self, action: int) -> str:
         """Passenger code for a draw (``"YB"``), else the move in words (``"pick up yellow"``,
         ``"drop 5 at office"``, ``"choose red mother"``, ``"skedaddle red mother"``, ``"no skedaddle"``,
         ``"unhappy red mother"``, ``"stop discarding"``, ``"pass"``)."""
         if isinstance(action, bool) or not isinstance(action, int):
             return f"<not an action: {action!r}>"
-        sheet = self.sheet
-        nk = sheet.num_kinds
-        if 0 <= action < nk:
-            return sheet.code(action)
-        if PICK_BASE <= action < PICK_BASE + len(sheet.colours):
-            return f"pick up {sheet.colours[action - PICK_BASE].name}"
-        if DROP_BASE <= action < DROP_BASE + DROP_SPAN * len(sheet.stacks):
-            stack, count = divmod(action - DROP_BASE, DROP_SPAN)
-            if count:
-                return f"drop {count} at {sheet.stacks[stack].name}"
-        for base, word in ((CHOOSE_BASE, "choose"), (SKEDADDLE_BASE, "skedaddle"), (UNHAPPY_BASE, "unhappy")):
-            if base <= action < base + nk:
-                return f"{word} {sheet.name(action - base)}"
-        return {NO_SKEDADDLE: "no skedaddle", UNHAPPY_DONE: "stop discarding", PASS: "pass"}.get(
-            action, f"<not an action: {action!r}>"
-        )
+        move = self._decode_move(action)
+        if move is None:
+            return f"<not an action: {action!r}>"
+        return _label(self.sheet, move)
+
+    def _parse_label(self, text: str) -> int | None:
+        """The action named by the label ``text`` (already folded: case and spacing do not matter,
+        ``"Pick up  Yellow"``, ``"yb"``), legal now or not: every label of the game
+        (a passenger code, a pick-up, a drop-off, a choice, a skedaddle, an unhappy discard, no
+        skedaddle, stop discarding, pass), or ``None``."""
+        labels = self.__dict__.get("_all_labels")
+        if labels is None:
+            labels = _label_table(self.sheet)
+            self._all_labels = labels
+        return labels.get(text)
 
     def _why_not_legal(self, action: int) -> str:
         sheet = self.sheet
-        nk = sheet.num_kinds
+        move = self._decode_move(action)
         if self.is_chance_node():
-            if 0 <= action < nk:
-                return f"no {sheet.name(action)} ({sheet.code(action)}) is left in the deck"
+            if isinstance(move, PassengerDrawn):
+                k = move.passenger
+                return f"no {sheet.name(k)} ({sheet.code(k)}) is left in the deck"
             return "a passenger card must be drawn now"
         label = self.action_to_string(action)
         node = self.node
         seat = self.current_player()
         who = seat_name(seat)
-        if node == "turn":
-            if PICK_BASE <= action < PICK_BASE + len(sheet.colours):
-                colour = action - PICK_BASE
-                name = sheet.colours[colour].name
-                if self.phase == "final" and not self.full_final:
-                    return "the final round allows one drop-off or a pass, no pick-up (BAS-END-FINAL)"
-                if colour not in self.stop_colours():
-                    return f"there is no {name} passenger at the bus stop (BAS-PICK-ALL)"
-                load = self.pick_load(colour)
-                return (
-                    f"{name} would put {_plural(load, 'passenger')} in {who}'s bus, which has "
-                    f"{self.bus_size(seat)} of {BUS_SEATS} seats taken: all of them must fit (BAS-PICK-LIMIT)"
-                )
-            if (
-                DROP_BASE <= action < DROP_BASE + DROP_SPAN * len(sheet.stacks)
-                and (action - DROP_BASE) % DROP_SPAN
-            ):
-                stack, count = divmod(action - DROP_BASE, DROP_SPAN)
-                spec = sheet.stacks[stack]
-                card = self.top_card(stack)
-                if card is None:
-                    return f"the {spec.name} stack is empty (BAS-DROP-TOP)"
-                if count not in card.counts:
-                    return (
-                        f"the top {spec.name} card accepts {'/'.join(map(str, card.counts))} passengers, "
-                        f"not {count} (BAS-DROP-TOP)"
-                    )
-                have = self.supply(seat, stack)
-                if spec.multicoloured:
-                    return (
-                        f"{who}'s bus has passengers of {_plural(have, 'colour')}: {count} pairwise different "
-                        f"colours are needed (BAS-DROP-MULTI)"
-                    )
-                tname = sheet.types[spec.type_index].name
-                return f"{who} has {have} {tname} passenger{'s' if have != 1 else ''}, fewer than {count} (BAS-DROP-TYPE)"
-            if action == PASS:
+        if node is _P.TURN:
+            if isinstance(move, PickUp):
+                return self._why_not_pick_up(move.colour, seat)
+            if isinstance(move, DropOff):
+                return self._why_not_drop(move.stack, move.count, seat)
+            if isinstance(move, Pass):
                 return "passing is allowed only in the final round (BAS-TURN, BAS-END-FINAL)"
             return f"{label} is not a move now: pick up or drop off (BAS-TURN)"
-        if node == "choose" and CHOOSE_BASE <= action < CHOOSE_BASE + nk:
-            kind = action - CHOOSE_BASE
+        if node is _P.CHOOSE and isinstance(move, ChoosePassenger):
+            kind = move.passenger
             stack, count, chosen = self.pending  # type: ignore[misc]
             spec = sheet.stacks[stack]
             if not self.bus[seat][kind]:
@@ -416,21 +404,54 @@ class BusAndStopState(State):
             return (
                 f"the {spec.name} takes {sheet.types[spec.type_index].name} passengers only (BAS-DROP-TYPE)"
             )
-        if node == "skedaddle" and SKEDADDLE_BASE <= action < SKEDADDLE_BASE + nk:
-            kind = action - SKEDADDLE_BASE
+        if node is _P.SKEDADDLE and isinstance(move, Skedaddle):
+            kind = move.passenger
             if not self.bus[seat][kind]:
                 return f"{who} has no {sheet.name(kind)} in the bus"
             return f"a {sheet.name(kind)} does not match this drop-off (BAS-SKEDADDLE)"
-        if node == "unhappy":
-            if action == UNHAPPY_DONE:
+        if node is _P.UNHAPPY:
+            if isinstance(move, StopDiscarding):
                 return "at least one passenger must be discarded first (BAS-UNHAPPY)"
-            if UNHAPPY_BASE <= action < UNHAPPY_BASE + nk:
-                return f"{who} has no {sheet.name(action - UNHAPPY_BASE)} in the bus"
+            if isinstance(move, UnhappyDiscard):
+                return f"{who} has no {sheet.name(move.passenger)} in the bus"
         return f"{label} is not a move now ({self.status()})"
+
+    def _why_not_pick_up(self, colour: int, seat: int) -> str:
+        name = self.sheet.colours[colour].name
+        if self.stage is Stage.FINAL and not self.full_final:
+            return "the final round allows one drop-off or a pass, no pick-up (BAS-END-FINAL)"
+        if colour not in self.stop_colours():
+            return f"there is no {name} passenger at the bus stop (BAS-PICK-ALL)"
+        load = self.pick_load(colour)
+        return (
+            f"{name} would put {_plural(load, 'passenger')} in {seat_name(seat)}'s bus, which has "
+            f"{self.bus_size(seat)} of {BUS_SEATS} seats taken: all of them must fit (BAS-PICK-LIMIT)"
+        )
+
+    def _why_not_drop(self, stack: int, count: int, seat: int) -> str:
+        sheet = self.sheet
+        who = seat_name(seat)
+        spec = sheet.stacks[stack]
+        card = self.top_card(stack)
+        if card is None:
+            return f"the {spec.name} stack is empty (BAS-DROP-TOP)"
+        if count not in card.counts:
+            return (
+                f"the top {spec.name} card accepts {'/'.join(map(str, card.counts))} passengers, "
+                f"not {count} (BAS-DROP-TOP)"
+            )
+        have = self.supply(seat, stack)
+        if spec.multicoloured:
+            return (
+                f"{who}'s bus has passengers of {_plural(have, 'colour')}: {count} pairwise different "
+                f"colours are needed (BAS-DROP-MULTI)"
+            )
+        tname = sheet.types[spec.type_index].name
+        return f"{who} has {have} {tname} passenger{'s' if have != 1 else ''}, fewer than {count} (BAS-DROP-TYPE)"
 
     # -- applying ------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
-        getattr(self, "_on_" + self.node)(action)  # type: ignore[operator]
+        getattr(self, PHASES[self.node].handler)(action)  # type: ignore[index]
 
     def _on_deal(self, kind: int) -> None:
         sheet = self.sheet
@@ -438,9 +459,9 @@ class BusAndStopState(State):
         self.stop.append(kind)
         self._log(
             "BAS-SETUP-STOP",
-            f"{sheet.code(kind)} ({sheet.name(kind)}) is dealt to the bus stop "
-            f"({len(self.stop)} of {STOP_SIZE}).",
             card=sheet.code(kind),
+            name=sheet.name(kind),
+            at_stop=len(self.stop),
         )
         if len(self.stop) < STOP_SIZE:
             return
@@ -450,24 +471,11 @@ class BusAndStopState(State):
             if self.setup_deals <= MAX_SETUP_RESHUFFLES:
                 self._return_stop()
                 self.setup_deals += 1
-                self._log(
-                    "BAS-SETUP-SAMECOLOUR",
-                    f"All {STOP_SIZE} passengers at the stop are {name}: they go back "
-                    f"into the deck, which is reshuffled, and {STOP_SIZE} are dealt again (deal "
-                    f"{self.setup_deals}).",
-                    deal=self.setup_deals,
-                )
+                self._log("BAS-SETUP-SAMECOLOUR", deal=self.setup_deals, colour=name)
                 return
-            self._log(
-                "BAS-SETUP-SAMECOLOUR",
-                f"All {STOP_SIZE} are {name} again, after "
-                f"{MAX_SETUP_RESHUFFLES} reshuffles: play starts anyway.",
-            )
-        self.phase = "play"
-        self._log(
-            "BAS-SETUP-FIRST",
-            "Seat 0 starts (the player who most recently rode a bus); play goes in seat order.",
-        )
+            self._log("BAS-SETUP-SAMECOLOUR", colour=name, reshuffles=MAX_SETUP_RESHUFFLES)
+        self.stage = Stage.PLAY
+        self._log("BAS-SETUP-FIRST")
         self._begin_turn(0)
 
     def _return_stop(self) -> None:
@@ -479,46 +487,35 @@ class BusAndStopState(State):
         self.seat = seat
         self.turns += 1
         self.unhappy_count = 0
-        who = seat_name(seat)
-        if self.phase == "final":
+        if self.stage is Stage.FINAL:
             if len(self._turn_actions(seat)) == 1:  # only PASS
-                what = "drop-off" if not self.full_final else "pick-up or drop-off"
-                self._log("BAS-END-FINAL", f"{who} has no legal {what} and passes.", seat=seat, passed=True)
+                self._log("BAS-END-FINAL", seat=seat, passed=True, what="no_move", full_turn=self.full_final)
                 self._end_turn()
                 return
-            self.node = "turn"
-            what = "one final drop-off" if not self.full_final else "one final turn (pick up or drop off)"
-            self._log("BAS-END-FINAL", f"{who} may take {what}, or pass.", seat=seat)
+            self.node = _P.TURN
+            self._log("BAS-END-FINAL", seat=seat, what="may", full_turn=self.full_final)
             return
         if not self._turn_actions(seat):
-            self.node = "unhappy"
-            self._log(
-                "BAS-UNHAPPY",
-                f"{who} can neither pick up (no colour fits in the bus) nor drop off: "
-                f"{who} must discard one or more passengers as unhappy (-1 each).",
-                seat=seat,
-            )
+            self.node = _P.UNHAPPY
+            self._log("BAS-UNHAPPY", seat=seat, what="must")
             return
-        self.node = "turn"
-        self._log("BAS-TURN", f"{who}'s turn {self.turns}: pick up one colour or drop off.", seat=seat)
+        self.node = _P.TURN
+        self._log("BAS-TURN", seat=seat, turn=self.turns)
 
     def _on_turn(self, action: int) -> None:
-        if action == PASS:
-            self._log(
-                "BAS-END-FINAL", f"{seat_name(self.seat)} passes the final turn.", seat=self.seat, passed=True
-            )
+        move = self._decode_move(action)
+        if isinstance(move, Pass):
+            self._log("BAS-END-FINAL", seat=self.seat, passed=True, what="passes")
             self._end_turn()
-        elif action < DROP_BASE:
-            self._pick_up(action - PICK_BASE)
+        elif isinstance(move, PickUp):
+            self._pick_up(move.colour)
         else:
-            stack, count = divmod(action - DROP_BASE, DROP_SPAN)
-            self._start_drop(stack, count)
+            self._start_drop(move.stack, move.count)  # type: ignore[union-attr]
 
     # -- picking up ----------------------------------------------------------------------
     def _pick_up(self, colour: int) -> None:
         sheet = self.sheet
         seat = self.seat
-        who = seat_name(seat)
         name = sheet.colours[colour].name
         taken = [k for k in self.stop if sheet.colour_of(k) == colour]
         self.stop = [k for k in self.stop if sheet.colour_of(k) != colour]
@@ -526,39 +523,16 @@ class BusAndStopState(State):
         olds = [k for k in taken if sheet.is_senior(k)]
         for k in riders:
             self.bus[seat][k] += 1
-        self._log(
-            "BAS-PICK-ALL",
-            f"{who} picks up every {name} passenger at the stop: {' '.join(sheet.code(k) for k in taken)}.",
-            seat=seat,
-            colour=name,
-            cards=[sheet.code(k) for k in taken],
-        )
+        self._log("BAS-PICK-ALL", seat=seat, colour=name, cards=[sheet.code(k) for k in taken])
         if riders:
-            self._log(
-                "BAS-PICK-LIMIT",
-                f"{_plural(len(riders), 'passenger')} board{'s' if len(riders) == 1 else ''}: "
-                f"{self.bus_size(seat)} of {BUS_SEATS} seats taken.",
-                seat=seat,
-                seats=self.bus_size(seat),
-            )
+            self._log("BAS-PICK-LIMIT", seat=seat, seats=self.bus_size(seat), boarded=len(riders))
         for k in olds:
             if len(self.seniors[seat]) < SENIOR_CAP:
                 self.seniors[seat].append(k)
-                self._log(
-                    "BAS-SENIOR",
-                    f"{sheet.code(k)} is a senior: not in the bus but face down beside it "
-                    f"(1 point at the end); {who} has {_plural(len(self.seniors[seat]), 'senior')}.",
-                    seat=seat,
-                    seniors=len(self.seniors[seat]),
-                )
+                self._log("BAS-SENIOR", seat=seat, seniors=len(self.seniors[seat]), card=sheet.code(k))
             else:
                 self.seniors_lost[seat].append(k)
-                self._log(
-                    "BAS-SENIOR-CAP",
-                    f"{who} already holds {SENIOR_CAP} seniors: {sheet.code(k)} leaves the "
-                    f"game and scores nothing.",
-                    seat=seat,
-                )
+                self._log("BAS-SENIOR-CAP", seat=seat, card=sheet.code(k), cap=SENIOR_CAP)
         self.refill_redealt = False
         self._refill_or_go_on()
 
@@ -567,14 +541,10 @@ class BusAndStopState(State):
         sheet = self.sheet
         if len(self.stop) < STOP_SIZE:
             if sum(self.deck):
-                self.node = "refill"
+                self.node = _P.REFILL
                 return
-            self._log(
-                "BAS-REFILL",
-                f"The deck is empty: the stop stays short with {_plural(len(self.stop), 'card')}.",
-                stop=len(self.stop),
-            )
-            if self.phase == "play":
+            self._log("BAS-REFILL", stop=len(self.stop))
+            if self.stage is Stage.PLAY:
                 self._trigger("the bus stop cannot be refilled to 5")
             self._end_turn()
             return
@@ -584,17 +554,10 @@ class BusAndStopState(State):
             if not self.refill_redealt:
                 self.refill_redealt = True
                 self._return_stop()
-                self._log(
-                    "BAS-REFILL-SAMECOLOUR",
-                    f"All {STOP_SIZE} passengers at the stop are {name}: they go back "
-                    f"into the deck, which is reshuffled, and {STOP_SIZE} are dealt again (once).",
-                    redeal=True,
-                )
-                self.node = "refill"
+                self._log("BAS-REFILL-SAMECOLOUR", redeal=True, colour=name)
+                self.node = _P.REFILL
                 return
-            self._log(
-                "BAS-REFILL-SAMECOLOUR", f"All {STOP_SIZE} are {name} again: play goes on.", redeal=False
-            )
+            self._log("BAS-REFILL-SAMECOLOUR", redeal=False, colour=name)
         self._end_turn()
 
     def _on_refill(self, kind: int) -> None:
@@ -603,9 +566,10 @@ class BusAndStopState(State):
         self.stop.append(kind)
         self._log(
             "BAS-REFILL",
-            f"{sheet.code(kind)} ({sheet.name(kind)}) refills the stop "
-            f"({len(self.stop)} of {STOP_SIZE}; {sum(self.deck)} left in the deck).",
             card=sheet.code(kind),
+            name=sheet.name(kind),
+            at_stop=len(self.stop),
+            deck=sum(self.deck),
         )
         self._refill_or_go_on()
 
@@ -615,15 +579,15 @@ class BusAndStopState(State):
         card = self.top_card(stack)
         self._log(
             "BAS-DROP-TOP",
-            f"{seat_name(self.seat)} drops off {count} at the {_place(spec)}: its top card takes "
-            f"{card.text()} points, so {count} pay{'s' if count == 1 else ''} "
-            f"{card.points_for(count)}.",
             seat=self.seat,
             stack=spec.name,
             count=count,
+            multicoloured=spec.multicoloured,
+            card=card.text(),
+            points=card.points_for(count),
         )
         self.pending = (stack, count, [])
-        self.node = "choose"
+        self.node = _P.CHOOSE
         self._choose_forced()
 
     def _forced_choice(self) -> int | None:
@@ -651,7 +615,8 @@ class BusAndStopState(State):
             self._choose(kind, forced=True)
 
     def _on_choose(self, action: int) -> None:
-        self._choose(action - CHOOSE_BASE, forced=False)
+        move = self._decode_move(action)
+        self._choose(move.passenger, forced=False)  # type: ignore[union-attr]
         self._choose_forced()
 
     def _choose(self, kind: int, forced: bool) -> None:
@@ -662,12 +627,7 @@ class BusAndStopState(State):
         rule = "BAS-DROP-MULTI" if sheet.stacks[stack].multicoloured else "BAS-DROP-TYPE"
         left = count - len(chosen)
         self._log(
-            rule,
-            f"{seat_name(self.seat)} drops {sheet.code(kind)} ({sheet.name(kind)})"
-            f"{' (the only choice)' if forced else ''}; {left} more to choose.",
-            seat=self.seat,
-            card=sheet.code(kind),
-            forced=forced,
+            rule, seat=self.seat, card=sheet.code(kind), forced=forced, name=sheet.name(kind), left=left
         )
         if left == 0:
             self._complete_drop()
@@ -683,18 +643,17 @@ class BusAndStopState(State):
         self.claimed[seat].append((stack, index, count, points))
         self.dropped[seat].extend(chosen)
         self.pending = None
-        codes = " ".join(sheet.code(k) for k in chosen)
         self._log(
             "BAS-DROP-CLAIM",
-            f"{seat_name(seat)} lays {codes} face up and takes the {_place(spec)} card turned to "
-            f"{count}: {_plural(points, 'point')}.",
             seat=seat,
             stack=spec.name,
             count=count,
             points=points,
+            cards=[sheet.code(k) for k in chosen],
+            multicoloured=spec.multicoloured,
         )
         left = self.destinations_left()
-        if self.phase == "play" and self.trigger is None and left <= END_DESTINATIONS_LEFT:
+        if self.stage is Stage.PLAY and self.trigger is None and left <= END_DESTINATIONS_LEFT:
             self._trigger(f"only {left} destination cards are left")
         colours = tuple(sorted({sheet.colour_of(k) for k in chosen}))
         self.sked_from = (seat, stack, colours)
@@ -704,90 +663,67 @@ class BusAndStopState(State):
 
     def _trigger(self, reason: str) -> None:
         self.trigger = {"seat": self.seat, "reason": reason}
-        self._log(
-            "BAS-END-TRIGGER",
-            f"The end is triggered by {seat_name(self.seat)}: {reason}. That turn is over; "
-            "a final round follows.",
-            seat=self.seat,
-        )
+        self._log("BAS-END-TRIGGER", seat=self.seat, reason=reason)
 
     # -- skedaddling ---------------------------------------------------------------------
     def _next_skedaddle(self) -> None:
         sheet = self.sheet
         dropper, stack, colours = self.sked_from  # type: ignore[misc]
         spec = sheet.stacks[stack]
-        if spec.multicoloured:
-            names = [sheet.colours[c].name for c in colours]
-            either = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-            match = f"a {either} passenger (a colour just dropped)"
-        else:
-            match = f"a {sheet.types[spec.type_index].name}"
+        match: dict[str, Any] = {
+            "dropper": dropper,
+            "type": None if spec.multicoloured else sheet.types[spec.type_index].name,
+            "colours": [sheet.colours[c].name for c in colours],
+        }
         while self.sked_queue:
             seat = self.sked_queue.pop(0)
             if self.skedaddle_options(seat):
                 self.sked_seat = seat
-                self.node = "skedaddle"
-                self._log(
-                    "BAS-SKEDADDLE",
-                    f"{seat_name(seat)} may skedaddle {match} after {seat_name(dropper)}'s drop-off.",
-                    seat=seat,
-                )
+                self.node = _P.SKEDADDLE
+                self._log("BAS-SKEDADDLE", seat=seat, **match)
                 return
-            self._log(
-                "BAS-SKEDADDLE",
-                f"{seat_name(seat)} has no passenger that could skedaddle ({match}).",
-                seat=seat,
-                offered=False,
-            )
+            self._log("BAS-SKEDADDLE", seat=seat, offered=False, **match)
         self.sked_seat = None
         self.sked_from = None
         self._end_turn()
 
     def _on_skedaddle(self, action: int) -> None:
         seat = self.sked_seat
-        who = seat_name(seat)  # type: ignore[arg-type]
-        if action == NO_SKEDADDLE:
-            self._log("BAS-SKEDADDLE", f"{who} does not skedaddle.", seat=seat, skedaddled=None)
+        move = self._decode_move(action)
+        if isinstance(move, NoSkedaddle):
+            self._log("BAS-SKEDADDLE", seat=seat, skedaddled=None)
         else:
-            kind = action - SKEDADDLE_BASE
+            kind = move.passenger  # type: ignore[union-attr]
             self.bus[seat][kind] -= 1  # type: ignore[index]
             self.skedaddled[seat].append(kind)  # type: ignore[index]
             self._log(
-                "BAS-SKEDADDLE",
-                f"{who} skedaddles {self.sheet.code(kind)} ({self.sheet.name(kind)}): face down "
-                f"by the bus, 1 point.",
-                seat=seat,
-                skedaddled=self.sheet.code(kind),
+                "BAS-SKEDADDLE", seat=seat, skedaddled=self.sheet.code(kind), name=self.sheet.name(kind)
             )
         self._next_skedaddle()
 
     # -- unhappy passengers --------------------------------------------------------------
     def _on_unhappy(self, action: int) -> None:
         seat = self.seat
-        who = seat_name(seat)
-        if action == UNHAPPY_DONE:
-            self._log("BAS-UNHAPPY", f"{who} stops discarding; the turn is over.", seat=seat)
+        move = self._decode_move(action)
+        if isinstance(move, StopDiscarding):
+            self._log("BAS-UNHAPPY", seat=seat, what="stop")
             self._end_turn()
             return
-        kind = action - UNHAPPY_BASE
+        kind = move.passenger  # type: ignore[union-attr]
         self.bus[seat][kind] -= 1
         self.unhappy[seat].append(kind)
         self.unhappy_count += 1
         self._log(
-            "BAS-UNHAPPY",
-            f"{who} discards {self.sheet.code(kind)} ({self.sheet.name(kind)}) face up as an "
-            f"unhappy passenger (-1).",
-            seat=seat,
-            card=self.sheet.code(kind),
+            "BAS-UNHAPPY", seat=seat, card=self.sheet.code(kind), what="discard", name=self.sheet.name(kind)
         )
         if not self.bus_size(seat):
-            self._log("BAS-UNHAPPY", f"{who}'s bus is empty; the turn is over.", seat=seat)
+            self._log("BAS-UNHAPPY", seat=seat, what="bus_empty")
             self._end_turn()
 
     # -- turn order and the end ------------------------------------------------------------
     def _end_turn(self) -> None:
         n = self.num_players
-        if self.phase == "final":
+        if self.stage is Stage.FINAL:
             self.final_index += 1
             if self.final_index >= n:
                 self._finish()
@@ -795,92 +731,55 @@ class BusAndStopState(State):
                 self._begin_turn(self.final_order[self.final_index])
             return
         if self.trigger is not None:
-            self.phase = "final"
+            self.stage = Stage.FINAL
             t = self.trigger["seat"]
             self.final_order = [(t + i) % n for i in range(1, n + 1)]
             self.final_index = 0
-            order = ", ".join(seat_name(s) for s in self.final_order)
-            self._log(
-                "BAS-END-FINAL",
-                f"Final round, in seat order after the trigger: {order}. Skedaddling still applies.",
-                order=list(self.final_order),
-            )
+            self._log("BAS-END-FINAL", order=list(self.final_order), what="order")
             self._begin_turn(self.final_order[0])
             return
         self._begin_turn((self.seat + 1) % n)
 
     def _finish(self) -> None:
-        self.phase = "over"
+        self.stage = Stage.OVER
         self.node = None
         for seat in range(self.num_players):
-            who = seat_name(seat)
-            dest = sum(c[3] for c in self.claimed[seat])
             self._log(
                 "BAS-SCORE-DEST",
-                f"{who}: {_plural(len(self.claimed[seat]), 'destination')} for {_plural(dest, 'point')}.",
                 seat=seat,
-                points=dest,
+                points=sum(c[3] for c in self.claimed[seat]),
+                destinations=len(self.claimed[seat]),
             )
             self._log(
                 "BAS-SCORE-SENIOR",
-                f"{who}: {_plural(len(self.seniors[seat]), 'senior')} and "
-                f"{len(self.skedaddled[seat])} skedaddled, +1 each.",
                 seat=seat,
                 points=len(self.seniors[seat]) + len(self.skedaddled[seat]),
+                seniors=len(self.seniors[seat]),
+                skedaddled=len(self.skedaddled[seat]),
             )
             if self.unhappy[seat]:
                 self._log(
                     "BAS-SCORE-UNHAPPY",
-                    f"{who}: {_plural(len(self.unhappy[seat]), 'unhappy passenger')}, -1 each.",
                     seat=seat,
                     points=-len(self.unhappy[seat]),
+                    passengers=len(self.unhappy[seat]),
                 )
             left = self.bus_size(seat)
             if not left:
-                self._log(
-                    "BAS-SCORE-EMPTY",
-                    f"{who}'s bus is empty: +{EMPTY_BUS_BONUS}.",
-                    seat=seat,
-                    points=EMPTY_BUS_BONUS,
-                )
+                self._log("BAS-SCORE-EMPTY", seat=seat, points=EMPTY_BUS_BONUS, left=0)
             elif self.penalty:
-                self._log(
-                    "BAS-SCORE-EMPTY",
-                    f"{who} has {_plural(left, 'passenger')} left in the bus: -1 each (leftover penalty).",
-                    seat=seat,
-                    points=-left,
-                )
+                self._log("BAS-SCORE-EMPTY", seat=seat, points=-left, left=left)
         scores = self.returns()
         best = max(scores)
-        tied = [s for s, p in enumerate(scores) if p == best]
         winners = self.winners()
-        text = ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(scores))
-        if len(tied) == 1:
-            self._log(
-                "BAS-WIN",
-                f"Final scores: {text}. {seat_name(tied[0])} wins with {best} points.",
-                winners=winners,
-                scores=scores,
-            )
-        else:
-            names = " and ".join(seat_name(s) for s in tied)
-            extra = self.tie_break_value(winners[0])
-            if len(winners) == 1:
-                how = (
-                    f"{seat_name(winners[0])} wins with the most seniors and skedaddled passengers ({extra})"
-                )
-            else:
-                how = (
-                    " and ".join(seat_name(s) for s in winners)
-                    + f" also tie on seniors and skedaddled ({extra}) "
-                    "and share the win"
-                )
-            self._log(
-                "BAS-WIN",
-                f"Final scores: {text}. {names} tie on {_plural(best, 'point')}; {how}.",
-                winners=winners,
-                scores=scores,
-            )
+        self._log(
+            "BAS-WIN",
+            winners=winners,
+            scores=scores,
+            best=best,
+            tied=[s for s, p in enumerate(scores) if p == best],
+            tie_break=self.tie_break_value(winners[0]),
+        )
 
     # -- results -------------------------------------------------------------------------
     def tie_break_value(self, seat: int) -> int:
@@ -910,10 +809,10 @@ class BusAndStopState(State):
         (BAS-SCORE-EMPTY).
 
         Raises:
-            IndexError: no such seat.
+            InputTypeError: ``seat`` is not an integer.
+            ParameterError: no such seat.
         """
-        if not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        seat = cast(int, self._check_seat(seat, spectator=False))
         sheet = self.sheet
         lines = [
             {
@@ -986,27 +885,27 @@ class BusAndStopState(State):
             best = self.returns()[winners[0]]
             verb = "wins" if len(winners) == 1 else "share the win"
             return f"Game over: {names} {verb} with {_plural(best, 'point')}."
-        if node == "deal":
+        if node is _P.DEAL:
             again = f" (deal {self.setup_deals})" if self.setup_deals > 1 else ""
             return f"Deal card {len(self.stop) + 1} of {STOP_SIZE} to the bus stop{again}."
-        if node == "refill":
+        if node is _P.REFILL:
             return (
                 f"Refill the bus stop: card {len(self.stop) + 1} of {STOP_SIZE} "
                 f"({sum(self.deck)} left in the deck)."
             )
         who = seat_name(self.current_player())
-        if node == "turn":
-            if self.phase == "final":
+        if node is _P.TURN:
+            if self.stage is Stage.FINAL:
                 what = "one final drop-off" if not self.full_final else "a final turn (pick up or drop off)"
                 return f"Final round: {who} may take {what}, or pass."
             return f"{who}: pick up one colour from the stop, or drop off at a destination."
-        if node == "choose":
+        if node is _P.CHOOSE:
             stack, count, chosen = self.pending  # type: ignore[misc]
             spec = sheet.stacks[stack]
             left = count - len(chosen)
             kind = "of new colours" if spec.multicoloured else f"of type {sheet.types[spec.type_index].name}"
             return f"{who} drops {count} at the {_place(spec)}: choose {left} more passenger{'s' if left != 1 else ''} {kind}."
-        if node == "skedaddle":
+        if node is _P.SKEDADDLE:
             dropper, stack, _c = self.sked_from  # type: ignore[misc]
             return (
                 f"{who}: skedaddle one matching passenger after {seat_name(dropper)}'s drop-off at the "
@@ -1016,104 +915,16 @@ class BusAndStopState(State):
             return f"{who} may discard more unhappy passengers, or stop."
         return f"{who} can neither pick up nor drop off: discard at least one passenger as unhappy."
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> views.BusAndStopView:  # type: ignore[override]
         """Everything on the table, JSON-safe; the same for every seat: all cards are face up and
-        only the deck's order is hidden (its size and make-up by colour are not shown here).
+        only the deck's order is hidden (its size and make-up by colour are not shown here). The
+        shape is :class:`~.views.BusAndStopView` (every key documented there).
 
         Raises:
-            IndexError: ``seat`` is not at the table (``None`` is the spectator).
+            InputTypeError: ``seat`` is not an integer or ``None``.
+            ParameterError: ``seat`` is not at the table (``None`` is the spectator).
         """
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
-        sheet = self.sheet
-        table = sheet.codes
-
-        def code(kind: int) -> str:
-            return table[kind]
-
-        def codes(kinds) -> list[str]:
-            return [table[k] for k in sorted(kinds)]
-
-        stacks = []
-        for s, spec in enumerate(sheet.stacks):
-            card = self.top_card(s)
-            stacks.append(
-                {
-                    "name": spec.name,
-                    "kind": spec.kind,
-                    "type": None if spec.multicoloured else sheet.types[spec.type_index].name,
-                    "needs": sheet.needs_text(spec),
-                    "cards_left": len(self.stacks[s]),
-                    "top": None
-                    if card is None
-                    else {"counts": list(card.counts), "points": list(card.points)},
-                }
-            )
-        players = []
-        scores = self.returns()
-        for p in range(self.num_players):
-            passengers = [table[k] for k, c in enumerate(self.bus[p]) for _ in range(c)]
-            players.append(
-                {
-                    "bus": passengers,
-                    "seats_used": len(passengers),
-                    "seats": BUS_SEATS,
-                    "seniors": codes(self.seniors[p]),
-                    "seniors_lost": len(self.seniors_lost[p]),
-                    "skedaddled": codes(self.skedaddled[p]),
-                    "unhappy": codes(self.unhappy[p]),
-                    "dropped": codes(self.dropped[p]),
-                    "claimed": [
-                        {"stack": sheet.stacks[s].name, "count": k, "points": pts}
-                        for s, _i, k, pts in self.claimed[p]
-                    ],
-                    "points": scores[p],
-                    "tie_break": self.tie_break_value(p),
-                }
-            )
-        pending = None
-        if self.pending is not None:
-            stack, count, chosen = self.pending
-            pending = {"stack": sheet.stacks[stack].name, "count": count, "chosen": [code(k) for k in chosen]}
-        sked = None
-        if self.node == "skedaddle":
-            dropper, stack, colours = self.sked_from  # type: ignore[misc]
-            sked = {
-                "seat": self.sked_seat,
-                "dropper": dropper,
-                "stack": sheet.stacks[stack].name,
-                "colours": [sheet.colours[c].name for c in colours],
-            }
-        return {
-            "game": "bus_and_stop",
-            "viewer": seat,
-            "players": self.num_players,
-            "phase": self.phase,
-            "node": self.node,
-            "to_move": self.current_player(),
-            "turn": self.seat,
-            "turns": self.turns,
-            "status": self.status(),
-            "stop": [code(k) for k in self.stop],
-            "deck": sum(self.deck),
-            "stacks": stacks,
-            "destinations_left": self.destinations_left(),
-            "buses": players,
-            "points": scores,
-            "pending_drop": pending,
-            "skedaddle": sked,
-            "unhappy_discards": self.unhappy_count if self.node == "unhappy" else 0,
-            "trigger": None if self.trigger is None else dict(self.trigger),
-            "final_order": list(self.final_order),
-            "colours": [{"name": c.name, "code": c.code, "ink": c.ink} for c in sheet.colours],
-            "types": [{"name": t.name, "code": t.code, "senior": t.senior} for t in sheet.types],
-            "options": {
-                "final_round": self._game.params["final_round"],
-                "leftover_penalty": self._game.params["leftover_penalty"],
-                "sheet": "built-in" if self._game.params["sheet"] is None else "custom",
-            },
-            "winners": self.winners(),
-        }
+        return views.table_view(self, self._check_seat(seat))
 
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> BusAndStopState:
@@ -1137,3 +948,37 @@ class BusAndStopState(State):
         )
         other.sked_queue = list(self.sked_queue)
         return other
+
+
+_FIXED_LABELS: dict[type[Move], str] = {
+    NoSkedaddle: "no skedaddle",
+    StopDiscarding: "stop discarding",
+    Pass: "pass",
+}
+
+
+def _label_table(sheet: Sheet) -> dict[str, int]:
+    """Every label of a game on ``sheet`` (folded as typed labels are) with its action: what
+    :meth:`BusAndStopState._parse_label` looks up."""
+    moves: list[Move] = [NoSkedaddle(), StopDiscarding(), Pass()]
+    for k in range(sheet.num_kinds):
+        moves += [PassengerDrawn(k), ChoosePassenger(k), Skedaddle(k), UnhappyDiscard(k)]
+    moves += [PickUp(c) for c in range(len(sheet.colours))]
+    moves += [DropOff(s, n) for s in range(len(sheet.stacks)) for n in range(1, DROP_SPAN)]
+    table: dict[str, int] = {}
+    for move in moves:
+        table.setdefault(_fold(_label(sheet, move)), move.action)
+    return table
+
+
+def _label(sheet: Sheet, move: Move) -> str:
+    """The label of ``move`` on ``sheet`` (as :meth:`BusAndStopState.action_to_string` gives it)."""
+    if isinstance(move, PassengerDrawn):
+        return sheet.code(move.passenger)
+    if isinstance(move, PickUp):
+        return f"pick up {sheet.colours[move.colour].name}"
+    if isinstance(move, DropOff):
+        return f"drop {move.count} at {sheet.stacks[move.stack].name}"
+    if isinstance(move, (ChoosePassenger, Skedaddle, UnhappyDiscard)):
+        return f"{move.kind} {sheet.name(move.passenger)}"
+    return _FIXED_LABELS[type(move)]
