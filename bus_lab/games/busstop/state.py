@@ -30,11 +30,12 @@ Passengers ("tokens") are ints too: ``0``-``10`` a drawn passenger of that kind,
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from bus_lab.engine.core import CHANCE, TERMINAL, State
-from bus_lab.engine.errors import IllegalActionError
+from bus_lab.engine.moves import Move
 from bus_lab.games.busstop.components import (
     END_BONUS_POINTS,
     END_BONUS_REQUIREMENTS,
@@ -51,16 +52,48 @@ from bus_lab.games.busstop.components import (
     TILES,
     VIP_BASE,
 )
+from bus_lab.games.busstop.moves import (
+    BID_BASE,
+    BOARD_BASE,
+    PLACE_BASE,
+    PROXY_DRAW_BASE,
+    QUEUE_DEST,
+    STOP,
+    WHITE_BASE,
+    ChooseTile,
+    HeadBoards,
+    PassengerDrawn,
+    PlacePassenger,
+    ProxyTileDrawn,
+    StopBoarding,
+    TakeTile,
+    decode,
+)
+from bus_lab.games.busstop.phases import CHANCE_PHASES, PHASES, BusstopPhase
 
-PROXY_DRAW_BASE = 20
-BID_BASE = 100
-WHITE_BASE = 200
-PLACE_BASE = 300
-QUEUE_DEST = 3
-BOARD_BASE = 400
-STOP = 409
+__all__ = [
+    "BusstopState",
+    "Board",
+    "BusstopPhase",
+    "PHASES",
+    "BID_BASE",
+    "BOARD_BASE",
+    "PLACE_BASE",
+    "PROXY_DRAW_BASE",
+    "QUEUE_DEST",
+    "STOP",
+    "WHITE_BASE",
+    "TILE_BASE",
+    "CLASS_NAMES",
+    "KIND_LABELS",
+    "seat_name",
+    "move_label",
+]
+
 TILE_BASE = 100
-CHANCE_NODES = ("lineup", "proxy_bid", "proxy_reveal")
+_M = TypeVar("_M", bound=Move)
+#: The phases at which chance acts (a passenger or a proxy tile is turned up).
+CHANCE_NODES = CHANCE_PHASES
 #: How a class of passenger reads in move labels (class = sort 0-4, VIP of a sort 5-9, ET 10).
 CLASS_NAMES = SORTS + tuple(f"VIP {s}" for s in SORTS) + ("ET",)
 #: What is printed on each kind of passenger on the board (:mod:`bus_lab.games.busstop.render`) and
@@ -68,10 +101,16 @@ CLASS_NAMES = SORTS + tuple(f"VIP {s}" for s in SORTS) + ("ET",)
 #: (``"VGi"``) stay the labels of the draws and of scripted decks.
 KIND_LABELS = KIND_CODES[:VIP_BASE] + tuple(f"{c}★" for c in KIND_CODES[:VIP_BASE]) + ("ET",)
 
-#: Aliases accepted by :meth:`BusstopState.string_to_action` for draws (lower case).
+#: Aliases accepted by :meth:`BusstopState.string_to_action` for draws (lower case), by kind.
 _DRAW_ALIASES = {name.lower(): k for k, name in enumerate(KIND_NAMES)}
 _DRAW_ALIASES.update({f"vip-{s}": VIP_BASE + i for i, s in enumerate(SORTS)})
 _DRAW_ALIASES.update({"salary man": 3, "vip salary man": 8, "alien": ET})
+#: Every spelling of a draw, folded, mapped to the kind code it names (folded).
+_DRAW_SPELLINGS = {alias: KIND_CODES[k].lower() for alias, k in _DRAW_ALIASES.items()}
+#: The folded labels that do not depend on the state (all but the white icon's), and their actions.
+_FIXED_LABELS: dict[str, int] = {}
+#: ``take seat 1's 7``, ``take the proxy's tile`` (folded): the owner and the tile or ``tile``.
+_TAKE_LABEL = re.compile(r"take (?:seat (\d+)|(the proxy))'s (tile|\d+)")
 
 
 def seat_name(participant: int, proxy: int | None = None) -> str:
@@ -123,6 +162,7 @@ class BusstopState(State):
     """
 
     RENDER = ("bus_lab.games.busstop.render", "table_html", "table_text")
+    PHASES = PHASES
 
     def __init__(self, game):
         super().__init__(game)
@@ -168,8 +208,8 @@ class BusstopState(State):
         self.played: list[int] = []  # participants whose played tile is still on the zone
         self.take_pos = 0
         self.dist_index = 0
-        self.stage = "place"
-        self.node: str | None = "lineup"
+        self.stage = BusstopPhase.PLACE
+        self.node: BusstopPhase | None = BusstopPhase.LINEUP
         self._legal_cache: list[int] | None = None  # legal actions at this node (reset by every action)
         self._log(
             "BSB-COMP-PASSENGERS",
@@ -315,28 +355,28 @@ class BusstopState(State):
             return TERMINAL
         if node in CHANCE_NODES:
             return CHANCE
-        if node == "bid":
+        if node is BusstopPhase.BID:
             return self.bid_order[self.bid_index]
-        if node == "white":
+        if node is BusstopPhase.WHITE:
             return self.decider(self.zone_holders[self.take_pos])
         return self.decider(self.zone_holders[self.dist_index])  # place, board
 
     def acting_participant(self) -> int | None:
         """Whose board or tile the decision is about (the proxy's when the proxy player decides
         for it); ``None`` at chance nodes and at the end."""
-        if self.node in ("white",):
+        if self.node is BusstopPhase.WHITE:
             return self.zone_holders[self.take_pos]
-        if self.node in ("place", "board"):
+        if self.node in (BusstopPhase.PLACE, BusstopPhase.BOARD):
             return self.zone_holders[self.dist_index]
-        if self.node == "bid":
+        if self.node is BusstopPhase.BID:
             return self.bid_order[self.bid_index]
         return None
 
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
-        if self.node == "lineup":
+        if self.node is BusstopPhase.LINEUP:
             total = sum(self.stack)
-            return [(k, Fraction(c, total)) for k, c in enumerate(self.stack) if c]
-        return self._uniform(PROXY_DRAW_BASE + t for t in self.hands[self.proxy])
+            return [(PassengerDrawn(k).action, Fraction(c, total)) for k, c in enumerate(self.stack) if c]
+        return self._uniform(ProxyTileDrawn(t).action for t in self.hands[self.proxy])
 
     def _legal_actions(self) -> list[int]:
         if self._legal_cache is None:
@@ -345,71 +385,72 @@ class BusstopState(State):
 
     def _compute_legal(self) -> list[int]:
         node = self.node
-        if node == "bid":
-            return [BID_BASE + t for t in sorted(self.hands[self.bid_order[self.bid_index]])]
-        if node == "white":
-            return [WHITE_BASE + k for k in sorted(self.played)]
-        if node == "place":
+        if node is BusstopPhase.BID:
+            return [ChooseTile(t).action for t in sorted(self.hands[self.bid_order[self.bid_index]])]
+        if node is BusstopPhase.WHITE:
+            return [TakeTile(k).action for k in sorted(self.played)]
+        if node is BusstopPhase.PLACE:
             return self._placements(self.zone_holders[self.dist_index])
-        if node == "board":
+        if node is BusstopPhase.BOARD:
             who = self.zone_holders[self.dist_index]
             cls = self.token_class(self.boards[who].queue[0])
-            return [BOARD_BASE + b for b in range(3) if self.bus_accepts(who, b, cls)] + [STOP]
+            boards = [HeadBoards(b).action for b in range(3) if self.bus_accepts(who, b, cls)]
+            return boards + [StopBoarding().action]
         return []
 
     def _placements(self, who: int) -> list[int]:
         out = []
         for cls in sorted({self.token_class(t) for t in self.boards[who].received}):
-            out += [PLACE_BASE + 4 * cls + b for b in range(3) if self.bus_accepts(who, b, cls)]
+            out += [PlacePassenger(cls, b).action for b in range(3) if self.bus_accepts(who, b, cls)]
             if cls != ET:
-                out.append(PLACE_BASE + 4 * cls + QUEUE_DEST)
+                out.append(PlacePassenger(cls, None).action)
         return out
 
     def _is_legal(self, action: int) -> bool:
-        if self.node == "lineup":
-            return isinstance(action, int) and 0 <= action <= ET and self.stack[action] > 0
-        if self.node in ("proxy_bid", "proxy_reveal"):
-            return action - PROXY_DRAW_BASE in self.hands[self.proxy]
+        if self.node is BusstopPhase.LINEUP:
+            move = decode(action)
+            return isinstance(move, PassengerDrawn) and self.stack[move.passenger] > 0
+        if self.node in (BusstopPhase.PROXY_BID, BusstopPhase.PROXY_REVEAL):
+            move = decode(action)
+            return isinstance(move, ProxyTileDrawn) and move.tile in self.hands[self.proxy]
         return action in self._legal_actions()
 
     def _why_not_legal(self, action: int) -> str:
         node = self.node
-        if node == "lineup":
-            if 0 <= action <= ET:
-                return f"no {KIND_NAMES[action]} is left in the stack (BSB-COMP-PASSENGERS)"
+        move = decode(action)
+        if node is BusstopPhase.LINEUP:
+            if isinstance(move, PassengerDrawn):
+                return f"no {KIND_NAMES[move.passenger]} is left in the stack (BSB-COMP-PASSENGERS)"
             return "a passenger kind (0-10) must be drawn now"
-        if node in ("proxy_bid", "proxy_reveal"):
-            t = action - PROXY_DRAW_BASE
-            if t in TILES:
-                return f"the proxy bus has already played its tile {t} (BSB-PROXY)"
+        if node in (BusstopPhase.PROXY_BID, BusstopPhase.PROXY_REVEAL):
+            if isinstance(move, ProxyTileDrawn):
+                return f"the proxy bus has already played its tile {move.tile} (BSB-PROXY)"
             return "one of the proxy bus's tiles must be drawn now"
         who = self.acting_participant()
-        if node == "bid":
-            t = action - BID_BASE
-            if t in TILES:
-                return f"{self.name(who)} has already played tile {t}: each tile is used once (BSB-ROUND-BID)"
+        if node is BusstopPhase.BID:
+            if isinstance(move, ChooseTile):
+                return (
+                    f"{self.name(who)} has already played tile {move.tile}: each tile is used once "
+                    "(BSB-ROUND-BID)"
+                )
             return f"choose one of your tiles now ({self.status()})"
-        if node == "white":
-            k = action - WHITE_BASE
-            if 0 <= k < self.participants:
-                return f"{self.name(k)}'s tile is no longer on the zone (BSB-ROUND-TAKE)"
+        if node is BusstopPhase.WHITE:
+            if isinstance(move, TakeTile) and move.owner < self.participants:
+                return f"{self.name(move.owner)}'s tile is no longer on the zone (BSB-ROUND-TAKE)"
             return f"take one of the played tiles now ({self.status()})"
-        if node == "place" and PLACE_BASE <= action < PLACE_BASE + 44:
-            cls, dest = divmod(action - PLACE_BASE, 4)
+        if node is BusstopPhase.PLACE and isinstance(move, PlacePassenger):
+            cls = move.passenger_class
             board = self.boards[who]
             if cls not in {self.token_class(t) for t in board.received}:
                 return (
                     f"{self.name(who)} has no {CLASS_NAMES[cls]} waiting to be placed (BSB-ROUND-DISTRIBUTE)"
                 )
-            if dest == QUEUE_DEST:
+            if move.bus is None:
                 return "an ET may never queue: it must board a bus (BSB-QUEUE)"
-            return self._why_bus_refuses(who, dest, cls)
-        if node == "board" and (BOARD_BASE <= action < BOARD_BASE + 3):
+            return self._why_bus_refuses(who, move.bus, cls)
+        if node is BusstopPhase.BOARD and isinstance(move, HeadBoards):
             cls = self.token_class(self.boards[who].queue[0])
-            return (
-                self._why_bus_refuses(who, action - BOARD_BASE, cls)
-                + " (only the head may board, BSB-QUEUE-BOARD)"
-            )
+            return self._why_bus_refuses(who, move.bus, cls) + " (only the head may board, BSB-QUEUE-BOARD)"
         return f"that is not one of the moves allowed now ({self.status()})"
 
     def _why_bus_refuses(self, who: int, bus: int, cls: int) -> str:
@@ -426,59 +467,79 @@ class BusstopState(State):
 
     def action_to_string(self, action: int) -> str:
         """``"Gi"`` (a girl drawn), ``"proxy-7"``, ``"tile 7"``, ``"take Seat 1's 7"``,
-        ``"girl to bus 2"``, ``"VIP girl to queue"``, ``"head to bus 1"``, ``"stop boarding"``."""
+        ``"girl to bus 2"``, ``"VIP girl to queue"``, ``"head to bus 1"``, ``"stop boarding"``.
+
+        A white move names the tile only once the tiles are revealed (``"take Seat 1's tile"``
+        before): a tile chosen face down stays hidden (BSB-ROUND-BID)."""
         if isinstance(action, bool) or not isinstance(action, int):
             return f"<not an action: {action!r}>"
-        if 0 <= action <= ET:
-            return KIND_CODES[action]
-        if PROXY_DRAW_BASE < action <= PROXY_DRAW_BASE + 10:
-            return f"proxy-{action - PROXY_DRAW_BASE}"
-        if BID_BASE < action <= BID_BASE + 10:
-            return f"tile {action - BID_BASE}"
-        if WHITE_BASE <= action < WHITE_BASE + 5:
-            k = action - WHITE_BASE
-            tile = self.bids[k] if k < len(self.bids) else None
+        move = decode(action)
+        if move is None:
+            return f"<not an action: {action!r}>"
+        if isinstance(move, TakeTile):
+            k = move.owner
+            tile = self.bids[k] if k < len(self.bids) and self.zone_holders else None
             who = "the proxy's" if k == self.proxy else f"Seat {k}'s"
             return f"take {who} {tile}" if tile is not None else f"take {who} tile"
-        if PLACE_BASE <= action < PLACE_BASE + 44:
-            cls, dest = divmod(action - PLACE_BASE, 4)
-            return f"{CLASS_NAMES[cls]} to " + ("queue" if dest == QUEUE_DEST else f"bus {dest + 1}")
-        if BOARD_BASE <= action < BOARD_BASE + 3:
-            return f"head to bus {action - BOARD_BASE + 1}"
-        if action == STOP:
-            return "stop boarding"
-        return f"<not an action: {action!r}>"
+        return move_label(move)
 
-    def string_to_action(self, text: str) -> int:
-        """The legal action labelled ``text`` (see :meth:`action_to_string`); for draws the
-        passenger's name works too (``"girl"``, ``"VIP girl"``, ``"alien"``), and ``"proxy 7"``.
+    def _decode_move(self, action: int) -> Move | None:
+        return decode(action)
 
-        Raises:
-            IllegalActionError: no legal action has that label.
-        """
-        try:
-            return super().string_to_action(text)
-        except IllegalActionError:
-            wanted = " ".join(str(text).strip().lower().split())
-            if self.node == "lineup" and wanted in _DRAW_ALIASES and self._is_legal(_DRAW_ALIASES[wanted]):
-                return _DRAW_ALIASES[wanted]
-            if self.node in ("proxy_bid", "proxy_reveal") and wanted.startswith("proxy "):
-                return super().string_to_action(wanted.replace(" ", "-", 1))
-            raise
+    def phase(self) -> BusstopPhase | None:
+        """The phase of the round (:class:`~bus_lab.games.busstop.phases.BusstopPhase`), ``None`` at the end."""
+        return self.node
+
+    def _normalize_label(self, text: str) -> str:
+        """Draws by name (``"girl"``, ``"VIP girl"``, ``"vip-girl"``, ``"alien"``) read as their
+        kind codes, ``"proxy 7"`` as ``"proxy-7"``, and a white move named by its owner
+        (``"take Seat 1's tile"``) as its label once the tile is revealed."""
+        if text in _DRAW_SPELLINGS:
+            return _DRAW_SPELLINGS[text]
+        if text.startswith("proxy "):
+            return text.replace(" ", "-", 1)
+        found = _TAKE_LABEL.fullmatch(text)
+        if found and found.group(3) == "tile" and self.zone_holders:
+            owner = self._take_owner(found)
+            tile = self.bids[owner] if owner is not None and owner < len(self.bids) else None
+            if tile is not None:
+                return f"{text[: found.start(3)]}{tile}"
+        return text
+
+    def _take_owner(self, found: re.Match[str]) -> int | None:
+        if found.group(2):
+            return self.proxy
+        return int(found.group(1))
+
+    def _parse_label(self, text: str) -> int | None:
+        """The action named by a normalized label, whether legal now or not."""
+        if not _FIXED_LABELS:
+            for action in range(STOP + 1):
+                move = decode(action)
+                if move is not None and not isinstance(move, TakeTile):
+                    _FIXED_LABELS[move_label(move).casefold()] = action
+        if text in _FIXED_LABELS:
+            return _FIXED_LABELS[text]
+        found = _TAKE_LABEL.fullmatch(text)
+        if found:
+            owner = self._take_owner(found)
+            if owner is not None and owner < self.participants:
+                return TakeTile(owner).action
+        return None
 
     def _apply_action(self, action: int) -> None:
         self._legal_cache = None
-        getattr(self, "_on_" + self.node)(action)
+        getattr(self, PHASES[self.node].handler)(action)
         self._legal_cache = None
         self._auto()
 
     def _auto(self) -> None:
         """Make every forced decision (a single legal move) at once, logging it."""
-        while self.node in ("bid", "white", "place"):
+        while self.node in _FORCED_PHASES:
             legal = self._compute_legal()
             if len(legal) != 1:
                 return
-            getattr(self, "_on_" + self.node)(legal[0], forced=True)
+            getattr(self, PHASES[self.node].handler)(legal[0], forced=True)
 
     # -- a round -------------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -486,7 +547,7 @@ class BusstopState(State):
         self.bids = [None] * self.participants
         self.zone_holders = []
         self.played = []
-        self.node = "lineup"
+        self.node = BusstopPhase.LINEUP
         who = self.name(self.conductor)
         how = " (automatically)" if self.conductor == self.proxy else ""
         self._log(
@@ -497,7 +558,8 @@ class BusstopState(State):
             conductor=self.conductor,
         )
 
-    def _on_lineup(self, kind: int) -> None:
+    def _on_lineup(self, action: int) -> None:
+        kind = _decoded(action, PassengerDrawn).passenger
         self.stack[kind] -= 1
         self.lineup.append(kind)
         self._log(
@@ -514,10 +576,10 @@ class BusstopState(State):
         clockwise = [(self.conductor + i) % n for i in range(n)]
         self.bid_order = [k for k in clockwise if k != self.proxy]
         self.bid_index = 0
-        self.node = "proxy_bid" if self.conductor == self.proxy else "bid"
+        self.node = BusstopPhase.PROXY_BID if self.conductor == self.proxy else BusstopPhase.BID
 
     def _on_proxy_bid(self, action: int) -> None:
-        tile = action - PROXY_DRAW_BASE
+        tile = _decoded(action, ProxyTileDrawn).tile
         self.hands[self.proxy].discard(tile)
         self.bids[self.proxy] = tile
         self._log(
@@ -526,11 +588,11 @@ class BusstopState(State):
             "face up before the players choose.",
             tile=tile,
         )
-        self.node = "bid"
+        self.node = BusstopPhase.BID
 
     def _on_bid(self, action: int, forced: bool = False) -> None:
         seat = self.bid_order[self.bid_index]
-        tile = action - BID_BASE
+        tile = _decoded(action, ChooseTile).tile
         self.hands[seat].discard(tile)
         self.bids[seat] = tile
         last = " (the only tile left)" if forced else ""
@@ -547,12 +609,12 @@ class BusstopState(State):
         if self.bid_index < len(self.bid_order):
             return
         if self.proxy is not None and self.conductor != self.proxy:
-            self.node = "proxy_reveal"
+            self.node = BusstopPhase.PROXY_REVEAL
         else:
             self._reveal()
 
     def _on_proxy_reveal(self, action: int) -> None:
-        tile = action - PROXY_DRAW_BASE
+        tile = _decoded(action, ProxyTileDrawn).tile
         self.hands[self.proxy].discard(tile)
         self.bids[self.proxy] = tile
         self._log("BSB-PROXY", f"The proxy bus's face-down tile is its top tile: {tile}.", tile=tile)
@@ -603,14 +665,14 @@ class BusstopState(State):
                     slot=slot + 1,
                 )
             if self.zone.white[self.take_pos]:
-                self.node = "white"
+                self.node = BusstopPhase.WHITE
                 return
             self.take_pos += 1
         self._start_distribution()
 
     def _on_white(self, action: int, forced: bool = False) -> None:
         holder = self.zone_holders[self.take_pos]
-        owner = action - WHITE_BASE
+        owner = _decoded(action, TakeTile).owner
         self.played.remove(owner)
         token = self.tile_token(owner, self.bids[owner])
         self.boards[holder].received.append(token)
@@ -632,7 +694,7 @@ class BusstopState(State):
 
     def _start_distribution(self) -> None:
         self.dist_index = 0
-        self.stage = "place"
+        self.stage = BusstopPhase.PLACE
         self._log(
             "BSB-ROUND-DISTRIBUTE",
             "Everyone places the passengers they received, one at a time, on a bus "
@@ -644,28 +706,29 @@ class BusstopState(State):
         while self.dist_index < self.participants:
             who = self.zone_holders[self.dist_index]
             board = self.boards[who]
-            if self.stage == "place":
+            if self.stage is BusstopPhase.PLACE:
                 if board.received:
-                    self.node = "place"
+                    self.node = BusstopPhase.PLACE
                     return
-                self.stage = "board"
+                self.stage = BusstopPhase.BOARD
             if board.queue and any(
                 self.bus_accepts(who, b, self.token_class(board.queue[0])) for b in range(3)
             ):
-                self.node = "board"
+                self.node = BusstopPhase.BOARD
                 return
             self.dist_index += 1
-            self.stage = "place"
+            self.stage = BusstopPhase.PLACE
         self._end_round()
 
     def _on_place(self, action: int, forced: bool = False) -> None:
         who = self.zone_holders[self.dist_index]
         board = self.boards[who]
-        cls, dest = divmod(action - PLACE_BASE, 4)
+        move = _decoded(action, PlacePassenger)
+        cls = move.passenger_class
         token = next(t for t in board.received if self.token_class(t) == cls)
         board.received.remove(token)
         how = " (no other choice)" if forced else ""
-        if dest == QUEUE_DEST:
+        if move.bus is None:
             board.queue.append(token)
             off = " (off the board)" if len(board.queue) > QUEUE_SPACES else ""
             self._log(
@@ -676,7 +739,7 @@ class BusstopState(State):
                 place=len(board.queue),
             )
         else:
-            self._board(who, token, dest, "BSB-BOARD-SORT", how)
+            self._board(who, token, move.bus, "BSB-BOARD-SORT", how)
         self._next_distribution()
 
     def _board(self, who: int, token: int, bus: int, rule: str, how: str = "") -> None:
@@ -720,17 +783,18 @@ class BusstopState(State):
 
     def _on_board(self, action: int) -> None:
         who = self.zone_holders[self.dist_index]
-        if action == STOP:
+        if isinstance(decode(action), StopBoarding):
             self._log(
                 "BSB-QUEUE-BOARD",
                 f"{self.name(who)} lets no more of the queue board this round.",
                 participant=who,
             )
             self.dist_index += 1
-            self.stage = "place"
+            self.stage = BusstopPhase.PLACE
         else:
             token = self.boards[who].queue.pop(0)
-            self._board(who, token, action - BOARD_BASE, "BSB-QUEUE-BOARD", " from the head of the queue")
+            bus = _decoded(action, HeadBoards).bus
+            self._board(who, token, bus, "BSB-QUEUE-BOARD", " from the head of the queue")
         self._next_distribution()
 
     def _end_round(self) -> None:
@@ -883,10 +947,10 @@ class BusstopState(State):
         """Lines ``{"label", "rule", "points", "times"}`` adding up to ``returns()[seat]``.
 
         Raises:
-            IndexError: no such seat.
+            InputTypeError: ``seat`` is not an integer.
+            ParameterError: no such seat.
         """
-        if not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        seat = self._check_seat(seat, spectator=False)
         board = self.boards[seat]
         fav = self.bonus_sort(seat) if self.passenger_bonus else None
         lines: list[dict[str, Any]] = []
@@ -956,22 +1020,22 @@ class BusstopState(State):
             verb = "share the win" if len(winners) > 1 else "wins"
             return f"Game over: {names} {verb} with {self.returns()[winners[0]]} points."
         r = f"Round {self.round} of {ROUNDS}"
-        if node == "lineup":
+        if node is BusstopPhase.LINEUP:
             return f"{r}: turn up passenger {len(self.lineup) + 1} of {self.zone.passengers} for the line-up."
-        if node == "proxy_bid":
+        if node is BusstopPhase.PROXY_BID:
             return f"{r}: turn up the proxy bus's tile (it is the conductor)."
-        if node == "proxy_reveal":
+        if node is BusstopPhase.PROXY_REVEAL:
             return f"{r}: turn up the proxy bus's face-down tile for the reveal."
         who = self.acting_participant()
-        if node == "bid":
+        if node is BusstopPhase.BID:
             how = "face up (you are the conductor)" if who == self.conductor else "face down"
             return f"{r}: {self.name(who)}, choose a player tile {how}."
-        if node == "white":
+        if node is BusstopPhase.WHITE:
             for_proxy = f" (Seat {self.proxy_player} chooses for it)" if who == self.proxy else ""
             return f"{r}: {self.name(who)} at P{self.take_pos + 1} takes one of the played tiles{for_proxy}."
         board = self.boards[who]
         for_proxy = f" (Seat {self.proxy_player} decides for it)" if who == self.proxy else ""
-        if node == "place":
+        if node is BusstopPhase.PLACE:
             n = len(board.received)
             return (
                 f"{r}: {self.name(who)}{for_proxy}, place your passengers: {n} to go, each on a bus "
@@ -988,10 +1052,10 @@ class BusstopState(State):
         ``"hidden"`` until the reveal; their hands then still include that tile).
 
         Raises:
-            IndexError: ``seat`` is not at the table.
+            InputTypeError: ``seat`` is not an integer or ``None``.
+            ParameterError: ``seat`` is not at the table.
         """
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        seat = self._check_seat(seat)
         revealed = bool(self.zone_holders)
         code = self.token_code
 
@@ -1057,7 +1121,7 @@ class BusstopState(State):
             "names": [self.name(k) for k in range(self.participants)],
             "round": self.round,
             "rounds": ROUNDS,
-            "node": self.node,
+            "node": None if self.node is None else self.node.value,
             "to_move": self.current_player(),
             "acting": self.acting_participant(),
             "status": self.status(),
@@ -1067,7 +1131,7 @@ class BusstopState(State):
             "lineup": [None if t is None else code(t) for t in self.lineup],
             "slots": self.zone.passengers,
             "zone": positions,
-            "take_position": self.take_pos if self.node == "white" else None,
+            "take_position": self.take_pos if self.node is BusstopPhase.WHITE else None,
             "bids": bids,
             "played": played,
             "boards": boards,
@@ -1093,3 +1157,32 @@ class BusstopState(State):
         other.zone_holders = list(self.zone_holders)
         other.played = list(self.played)
         return other
+
+
+#: Phases whose single legal move is made at once (BSB-ROUND-BID, BSB-ROUND-TAKE, BSB-ROUND-DISTRIBUTE).
+_FORCED_PHASES = (BusstopPhase.BID, BusstopPhase.WHITE, BusstopPhase.PLACE)
+
+
+def _decoded(action: int, kind: type[_M]) -> _M:
+    """The move of ``action``, known to be a ``kind`` (the phase's handler is given legal actions only)."""
+    move = decode(action)
+    assert isinstance(move, kind)
+    return move
+
+
+def move_label(move: Move) -> str:
+    """The label of a move as it reads at every state (a white move's before the reveal)."""
+    if isinstance(move, PassengerDrawn):
+        return KIND_CODES[move.passenger]
+    if isinstance(move, ProxyTileDrawn):
+        return f"proxy-{move.tile}"
+    if isinstance(move, ChooseTile):
+        return f"tile {move.tile}"
+    if isinstance(move, TakeTile):
+        return f"take Seat {move.owner}'s tile"
+    if isinstance(move, PlacePassenger):
+        where = "queue" if move.bus is None else f"bus {move.bus + 1}"
+        return f"{CLASS_NAMES[move.passenger_class]} to {where}"
+    if isinstance(move, HeadBoards):
+        return f"head to bus {move.bus + 1}"
+    return "stop boarding"
