@@ -69,6 +69,7 @@ from bus_lab.games.busstop.moves import (
     TakeTile,
     decode,
 )
+from bus_lab.games.busstop.narrate import KIND_LABELS, narrate, passenger_text, zone_text
 from bus_lab.games.busstop.phases import CHANCE_PHASES, PHASES, BusstopPhase
 
 __all__ = [
@@ -96,10 +97,7 @@ _M = TypeVar("_M", bound=Move)
 CHANCE_NODES = CHANCE_PHASES
 #: How a class of passenger reads in move labels (class = sort 0-4, VIP of a sort 5-9, ET 10).
 CLASS_NAMES = SORTS + tuple(f"VIP {s}" for s in SORTS) + ("ET",)
-#: What is printed on each kind of passenger on the board (:mod:`bus_lab.games.busstop.render`) and
-#: names it in the log: the sort's letters, a VIP adds a star (``"Gi★"``), ``"ET"``. The kind codes
-#: (``"VGi"``) stay the labels of the draws and of scripted decks.
-KIND_LABELS = KIND_CODES[:VIP_BASE] + tuple(f"{c}★" for c in KIND_CODES[:VIP_BASE]) + ("ET",)
+#: ``KIND_LABELS`` (imported from :mod:`.narrate`): what is printed on each kind of passenger.
 
 #: Aliases accepted by :meth:`BusstopState.string_to_action` for draws (lower case), by kind.
 _DRAW_ALIASES = {name.lower(): k for k, name in enumerate(KIND_NAMES)}
@@ -162,6 +160,7 @@ class BusstopState(State):
     """
 
     RENDER = ("bus_lab.games.busstop.render", "table_html", "table_text")
+    NARRATE = narrate
     PHASES = PHASES
 
     def __init__(self, game):
@@ -211,58 +210,37 @@ class BusstopState(State):
         self.stage = BusstopPhase.PLACE
         self.node: BusstopPhase | None = BusstopPhase.LINEUP
         self._legal_cache: list[int] | None = None  # legal actions at this node (reset by every action)
+        self._log("BSB-COMP-PASSENGERS", passengers=sum(STACK_COUNTS))
+        self._log("BSB-COMP-PLAYERTILES", tile_sorts=[SORTS[sheet.tile_sort(t)] for t in TILES])
+        self._log("BSB-COMP-BOARD", seats=list(self.bus_seats), queue_spaces=QUEUE_SPACES)
+        zone = self.zone
         self._log(
-            "BSB-COMP-PASSENGERS",
-            f"The stack: {sum(STACK_COUNTS)} passengers, 8 of each of the 5 sorts, "
-            "one VIP of each sort and 5 extra-terrestrials (ETs).",
+            "BSB-COMP-ZONE",
+            positions=n,
+            black=[[s + 1 for s in slots] for slots in zone.black],
+            white=[bool(w) for w in zone.white],
+            conductor=zone.conductor,
         )
-        tiles = ", ".join(f"{t} {SORTS[sheet.tile_sort(t)]}" for t in TILES)
-        self._log("BSB-COMP-PLAYERTILES", f"Each colour has player tiles 1-10, also passengers: {tiles}.")
-        seats = self.bus_seats
-        self._log(
-            "BSB-COMP-BOARD",
-            f"Each board: bus 1 ({seats[0]} seats), bus 2 ({seats[1]} seats), a locked "
-            f"third bus ({seats[2]} seats) and a queue of {QUEUE_SPACES} spaces.",
-            seats=list(seats),
-        )
-        self._log("BSB-COMP-ZONE", f"Player-order zone for {n} positions: {self.zone_text()}.")
-        names = ", ".join(self.name(k) for k in range(n))
-        self._log(
-            "BSB-SETUP",
-            f"The stack is shuffled face down; {names} each take a board and tiles 1-10.",
-            players=self.num_players,
-        )
+        self._log("BSB-SETUP", players=self.num_players, names=[self.name(k) for k in range(n)])
         if self.proxy is not None:
-            self._log(
-                "BSB-PROXY",
-                "Two players: the proxy bus plays a third board; its tiles are shuffled "
-                "face down and it plays the top one each round.",
-            )
-            self._log(
-                "BSB-PROXY-SEAT",
-                "The proxy bus sits after seat 1: clockwise order is seat 0, seat 1, the proxy bus.",
-            )
-            self._log(
-                "BSB-PROXY-CHOICES",
-                "The two players take turns making the proxy bus's choices, one round "
-                "each: Seat 1, who is not the first conductor, starts.",
-                seat=1,
-            )
-        self._log("BSB-SETUP-CONDUCTOR", "Seat 0 (who rode a bus most recently) is the first conductor.")
+            self._log("BSB-PROXY")
+            self._log("BSB-PROXY-SEAT")
+            self._log("BSB-PROXY-CHOICES", seat=1, round=1)
+        self._log("BSB-SETUP-CONDUCTOR", conductor=0)
+        seats = range(self.num_players)
         if self.passenger_bonus:
-            favs = ", ".join(
-                f"{self.name(k)}: {SORT_PLURALS[self.bonus_sort(k)]}" for k in range(self.num_players)
-            )
             self._log(
                 "BSB-OPT-BONUS",
-                f"Passenger bonus: your colour's sort scores 2 in your pile (its VIP 6): {favs}.",
+                names=[self.name(k) for k in seats],
+                sorts=[SORTS[self.bonus_sort(k)] for k in seats],
             )
         if self.end_bonus:
-            reqs = "; ".join(
-                f"{self.name(k)}: {END_BONUS_REQUIREMENTS[self.requirement(k)]}"
-                for k in range(self.num_players)
+            self._log(
+                "BSB-OPT-ENDBONUS",
+                names=[self.name(k) for k in seats],
+                requirements=[self.requirement(k) for k in seats],
+                bonus=END_BONUS_POINTS,
             )
-            self._log("BSB-OPT-ENDBONUS", f"End-game bonus, {END_BONUS_POINTS} points if met: {reqs}.")
         self._start_round()
 
     # -- names and passengers -------------------------------------------------------------
@@ -272,12 +250,8 @@ class BusstopState(State):
 
     def zone_text(self) -> str:
         """The zone's icons in words, e.g. ``"P1 q1+W, P2 q2,q3+W (conductor), P3 W"``."""
-        parts = []
-        for i, (black, white) in enumerate(zip(self.zone.black, self.zone.white)):
-            icons = ",".join(f"q{s + 1}" for s in black)
-            icons = icons + ("+W" if white and icons else "W" if white else "")
-            parts.append(f"P{i + 1} {icons}" + (" (conductor)" if i == self.zone.conductor else ""))
-        return ", ".join(parts)
+        zone = self.zone
+        return zone_text([[s + 1 for s in slots] for slots in zone.black], zone.white, zone.conductor)
 
     def bonus_sort(self, participant: int) -> int:
         """The sort favoured by ``participant``'s colour (BSB-OPT-BONUS; colour i = participant i)."""
@@ -310,15 +284,17 @@ class BusstopState(State):
     def token_text(self, token: int) -> str:
         """A passenger in words: ``"a girl"``, ``"the VIP girl"``, ``"an ET"``,
         ``"Seat 1's tile 7 (salaryman)"``."""
+        return passenger_text(self.passenger_data(token))
+
+    def passenger_data(self, token: int) -> dict[str, str]:
+        """A passenger as event data: ``{"passenger": code}`` (the code of views), and for a
+        player tile ``whose`` (``"Seat 1's"``, ``"the proxy's"``) and ``sort`` (its sort's name)."""
+        code = self.token_code(token)
         if token < TILE_BASE:
-            if token == ET:
-                return "an ET"
-            if token >= VIP_BASE:
-                return f"the {KIND_NAMES[token]}"
-            return f"a {KIND_NAMES[token]}"
-        owner, number = divmod(token - TILE_BASE, 10)
-        who = "the proxy's" if owner == self.proxy else f"Seat {owner}'s"
-        return f"{who} tile {number + 1} ({SORTS[self.sheet.tile_sort(number + 1)]})"
+            return {"passenger": code}
+        owner = (token - TILE_BASE) // 10
+        whose = "the proxy's" if owner == self.proxy else f"Seat {owner}'s"
+        return {"passenger": code, "whose": whose, "sort": SORTS[self.token_class(token)]}
 
     def bus_sort(self, participant: int, bus: int) -> int | None:
         """The sort a bus carries now: that of its first passenger who is not an ET; ``None`` when
@@ -548,26 +524,20 @@ class BusstopState(State):
         self.zone_holders = []
         self.played = []
         self.node = BusstopPhase.LINEUP
-        who = self.name(self.conductor)
-        how = " (automatically)" if self.conductor == self.proxy else ""
         self._log(
             "BSB-ROUND-LINEUP",
-            f"Round {self.round} of {ROUNDS}: the conductor, {who}, lines up "
-            f"{self.zone.passengers} passengers from the stack{how}.",
             round=self.round,
             conductor=self.conductor,
+            name=self.name(self.conductor),
+            passengers=self.zone.passengers,
+            automatic=self.conductor == self.proxy,
         )
 
     def _on_lineup(self, action: int) -> None:
         kind = _decoded(action, PassengerDrawn).passenger
         self.stack[kind] -= 1
         self.lineup.append(kind)
-        self._log(
-            "BSB-ROUND-LINEUP",
-            f"q{len(self.lineup)}: {KIND_NAMES[kind]} ({KIND_LABELS[kind]}).",
-            slot=len(self.lineup),
-            kind=KIND_CODES[kind],
-        )
+        self._log("BSB-ROUND-LINEUP", slot=len(self.lineup), kind=KIND_CODES[kind])
         if len(self.lineup) == self.zone.passengers:
             self._start_bidding()
 
@@ -582,12 +552,7 @@ class BusstopState(State):
         tile = _decoded(action, ProxyTileDrawn).tile
         self.hands[self.proxy].discard(tile)
         self.bids[self.proxy] = tile
-        self._log(
-            "BSB-PROXY-CONDUCTOR",
-            f"The proxy bus is the conductor: its top tile, {tile}, is turned "
-            "face up before the players choose.",
-            tile=tile,
-        )
+        self._log("BSB-PROXY-CONDUCTOR", tile=tile)
         self.node = BusstopPhase.BID
 
     def _on_bid(self, action: int, forced: bool = False) -> None:
@@ -595,16 +560,10 @@ class BusstopState(State):
         tile = _decoded(action, ChooseTile).tile
         self.hands[seat].discard(tile)
         self.bids[seat] = tile
-        last = " (the only tile left)" if forced else ""
         if seat == self.conductor:
-            self._log(
-                "BSB-ROUND-BID",
-                f"{self.name(seat)}, the conductor, plays tile {tile} face up{last}.",
-                seat=seat,
-                tile=tile,
-            )
-        else:
-            self._log("BSB-ROUND-BID", f"{self.name(seat)} chooses a tile face down{last}.", seat=seat)
+            self._log("BSB-ROUND-BID", seat=seat, tile=tile, name=self.name(seat), forced=forced)
+        else:  # face down: the event (public) does not name the tile
+            self._log("BSB-ROUND-BID", seat=seat, name=self.name(seat), forced=forced)
         self.bid_index += 1
         if self.bid_index < len(self.bid_order):
             return
@@ -617,7 +576,7 @@ class BusstopState(State):
         tile = _decoded(action, ProxyTileDrawn).tile
         self.hands[self.proxy].discard(tile)
         self.bids[self.proxy] = tile
-        self._log("BSB-PROXY", f"The proxy bus's face-down tile is its top tile: {tile}.", tile=tile)
+        self._log("BSB-PROXY", tile=tile)
         self._reveal()
 
     def play_order(self) -> list[int]:
@@ -627,23 +586,16 @@ class BusstopState(State):
         return sorted(range(n), key=lambda k: (self.bids[k], (k - self.conductor) % n))
 
     def _reveal(self) -> None:
-        shown = ", ".join(f"{self.name(k)} {self.bids[k]}" for k in range(self.participants))
-        self._log("BSB-ROUND-BID", f"Reveal: {shown}.", tiles=list(self.bids))
+        names = [self.name(k) for k in range(self.participants)]
+        self._log("BSB-ROUND-BID", tiles=list(self.bids), names=names)
         self.zone_holders = self.play_order()
-        order = ", ".join(
-            f"P{i + 1} {self.name(k)} ({self.bids[k]})" for i, k in enumerate(self.zone_holders)
-        )
-        self._log(
-            "BSB-ROUND-ORDER",
-            f"Player order, lowest first, ties clockwise from the conductor: {order}.",
-            order=list(self.zone_holders),
-        )
+        self._log("BSB-ROUND-ORDER", order=list(self.zone_holders), tiles=list(self.bids), names=names)
         self.next_conductor = self.zone_holders[self.zone.conductor]
         self._log(
             "BSB-ROUND-CONDUCTOR",
-            f"{self.name(self.next_conductor)} is on the conductor space "
-            f"(P{self.zone.conductor + 1}) and will be the next conductor.",
             conductor=self.next_conductor,
+            name=self.name(self.next_conductor),
+            position=self.zone.conductor + 1,
         )
         self.played = list(self.zone_holders)
         self.take_pos = 0
@@ -659,10 +611,11 @@ class BusstopState(State):
                 self.boards[holder].received.append(token)
                 self._log(
                     "BSB-ROUND-TAKE",
-                    f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
-                    f"from q{slot + 1} (black icon).",
                     participant=holder,
                     slot=slot + 1,
+                    name=self.name(holder),
+                    position=self.take_pos + 1,
+                    **self.passenger_data(token),
                 )
             if self.zone.white[self.take_pos]:
                 self.node = BusstopPhase.WHITE
@@ -676,18 +629,15 @@ class BusstopState(State):
         self.played.remove(owner)
         token = self.tile_token(owner, self.bids[owner])
         self.boards[holder].received.append(token)
-        how = " (the only one left)" if forced else ""
-        by = (
-            f", chosen by the proxy player Seat {self.proxy_player}"
-            if holder == self.proxy and not forced
-            else ""
-        )
         self._log(
             "BSB-ROUND-TAKE",
-            f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
-            f"(white icon){how}{by}.",
             participant=holder,
             owner=owner,
+            name=self.name(holder),
+            position=self.take_pos + 1,
+            forced=forced,
+            chosen_by=self.proxy_player if holder == self.proxy and not forced else None,
+            **self.passenger_data(token),
         )
         self.take_pos += 1
         self._take_black()
@@ -695,11 +645,7 @@ class BusstopState(State):
     def _start_distribution(self) -> None:
         self.dist_index = 0
         self.stage = BusstopPhase.PLACE
-        self._log(
-            "BSB-ROUND-DISTRIBUTE",
-            "Everyone places the passengers they received, one at a time, on a bus "
-            "or at the tail of their queue, in player order.",
-        )
+        self._log("BSB-ROUND-DISTRIBUTE")
         self._next_distribution()
 
     def _next_distribution(self) -> None:
@@ -727,31 +673,34 @@ class BusstopState(State):
         cls = move.passenger_class
         token = next(t for t in board.received if self.token_class(t) == cls)
         board.received.remove(token)
-        how = " (no other choice)" if forced else ""
         if move.bus is None:
             board.queue.append(token)
-            off = " (off the board)" if len(board.queue) > QUEUE_SPACES else ""
             self._log(
                 "BSB-QUEUE",
-                f"{self.name(who)}: {self.token_text(token)} joins the queue at space "
-                f"{len(board.queue)}{off}{how}.",
                 participant=who,
                 place=len(board.queue),
+                name=self.name(who),
+                forced=forced,
+                **self.passenger_data(token),
             )
         else:
-            self._board(who, token, move.bus, "BSB-BOARD-SORT", how)
+            self._board(who, token, move.bus, "BSB-BOARD-SORT", forced)
         self._next_distribution()
 
-    def _board(self, who: int, token: int, bus: int, rule: str, how: str = "") -> None:
+    def _board(self, who: int, token: int, bus: int, rule: str, forced: bool = False) -> None:
         board = self.boards[who]
         board.buses[bus].append(token)
         seats = self.bus_seats[bus]
+        extra = {"forced": forced} if rule == "BSB-BOARD-SORT" else {}
         self._log(
             rule,
-            f"{self.name(who)}: {self.token_text(token)} boards bus {bus + 1} "
-            f"({len(board.buses[bus])}/{seats}){how}.",
             participant=who,
             bus=bus + 1,
+            name=self.name(who),
+            riders=len(board.buses[bus]),
+            seats=seats,
+            **extra,
+            **self.passenger_data(token),
         )
         if len(board.buses[bus]) == seats:
             riders = board.buses[bus]
@@ -760,41 +709,34 @@ class BusstopState(State):
                 self.boards[self.proxy_player].pile.extend(riders)
                 self._log(
                     "BSB-BOARD-LEAVE",
-                    f"The proxy's bus {bus + 1} is full and leaves.",
                     participant=who,
                     bus=bus + 1,
-                )
-                self._log(
-                    "BSB-PROXY-LEAVE",
-                    f"Seat {self.proxy_player}, the proxy player, banks its "
-                    f"{len(riders)} passengers in their own score pile.",
-                    seat=self.proxy_player,
+                    name=self.name(who),
                     passengers=len(riders),
+                    proxy=True,
                 )
+                self._log("BSB-PROXY-LEAVE", seat=self.proxy_player, passengers=len(riders))
             else:
                 board.pile.extend(riders)
                 self._log(
                     "BSB-BOARD-LEAVE",
-                    f"{self.name(who)}'s bus {bus + 1} is full and leaves: "
-                    f"{len(riders)} passengers go to the score pile.",
                     participant=who,
                     bus=bus + 1,
+                    name=self.name(who),
+                    passengers=len(riders),
+                    proxy=False,
                 )
 
     def _on_board(self, action: int) -> None:
         who = self.zone_holders[self.dist_index]
         if isinstance(decode(action), StopBoarding):
-            self._log(
-                "BSB-QUEUE-BOARD",
-                f"{self.name(who)} lets no more of the queue board this round.",
-                participant=who,
-            )
+            self._log("BSB-QUEUE-BOARD", participant=who, name=self.name(who))
             self.dist_index += 1
             self.stage = BusstopPhase.PLACE
         else:
             token = self.boards[who].queue.pop(0)
             bus = _decoded(action, HeadBoards).bus
-            self._board(who, token, bus, "BSB-QUEUE-BOARD", " from the head of the queue")
+            self._board(who, token, bus, "BSB-QUEUE-BOARD")
         self._next_distribution()
 
     def _end_round(self) -> None:
@@ -804,21 +746,16 @@ class BusstopState(State):
                 board.extra_open = True
                 self._log(
                     "BSB-EXTRA-BUS",
-                    f"{self.name(k)} has {len(board.queue)} waiting at the end of round "
-                    f"{self.round}: the third bus opens from the next round on.",
                     participant=k,
+                    name=self.name(k),
+                    waiting=len(board.queue),
+                    round=self.round,
                 )
         if self.proxy is not None:
             queue = self.boards[self.proxy].queue
             if len(queue) >= PROXY_PENALTY_AT:
                 self.boards[self.proxy_player].penalty.extend(queue)
-                self._log(
-                    "BSB-PROXY-PENALTY",
-                    f"The proxy queue holds {len(queue)}: Seat {self.proxy_player}, "
-                    f"the proxy player, takes them as penalty tiles and the proxy queue is emptied.",
-                    seat=self.proxy_player,
-                    tiles=len(queue),
-                )
+                self._log("BSB-PROXY-PENALTY", seat=self.proxy_player, tiles=len(queue))
                 self.boards[self.proxy].queue = []
         if self.round == ROUNDS:
             self._finish()
@@ -827,17 +764,13 @@ class BusstopState(State):
         self.conductor = self.next_conductor
         if self.proxy is not None:
             self.proxy_player = 1 - self.proxy_player
-            self._log(
-                "BSB-PROXY-CHOICES",
-                f"Seat {self.proxy_player} makes the proxy bus's choices this round.",
-                seat=self.proxy_player,
-            )
+            self._log("BSB-PROXY-CHOICES", seat=self.proxy_player, round=self.round)
         self._start_round()
 
     def _finish(self) -> None:
         self.node = None
         self.lineup = []
-        self._log("BSB-END", f"After round {ROUNDS} the game ends and is scored.")
+        self._log("BSB-END", rounds=ROUNDS)
         for seat in range(self.num_players):
             board = self.boards[seat]
             lines = self.score_breakdown(seat)
@@ -848,48 +781,50 @@ class BusstopState(State):
             classes = [self.token_class(t) for t in board.pile]
             vips = sum(VIP_BASE <= c < ET for c in classes)
             ets = sum(c == ET for c in classes)
+            name = self.name(seat)
             self._log(
                 "BSB-SCORE-PILE",
-                f"{self.name(seat)}'s score pile: {len(classes)} passengers ({vips} VIP, "
-                f"{ets} ET): {total('BSB-SCORE-PILE'):+d}.",
                 seat=seat,
                 points=total("BSB-SCORE-PILE"),
+                name=name,
+                passengers=len(classes),
+                vips=vips,
+                ets=ets,
             )
             if self.passenger_bonus:
                 self._log(
                     "BSB-OPT-BONUS",
-                    f"{self.name(seat)}'s {SORT_PLURALS[self.bonus_sort(seat)]} in the pile "
-                    f"count double: {total('BSB-OPT-BONUS'):+d} more.",
                     seat=seat,
                     points=total("BSB-OPT-BONUS"),
+                    name=name,
+                    sort=SORTS[self.bonus_sort(seat)],
                 )
-            waiting = len(board.queue) + len(board.penalty)
-            extra = f" (with {len(board.penalty)} penalty tiles)" if board.penalty else ""
             self._log(
                 "BSB-SCORE-QUEUE",
-                f"{self.name(seat)}'s queue: {waiting} waiting{extra}: "
-                f"{total('BSB-SCORE-QUEUE', 'BSB-PROXY-PENALTY'):+d}.",
                 seat=seat,
                 points=total("BSB-SCORE-QUEUE", "BSB-PROXY-PENALTY"),
+                name=name,
+                waiting=len(board.queue) + len(board.penalty),
+                penalty=len(board.penalty),
             )
             if self.end_bonus:
-                met = self.requirement_met(seat)
                 self._log(
                     "BSB-OPT-ENDBONUS",
-                    f"{self.name(seat)}: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}: "
-                    + (f"met, +{END_BONUS_POINTS}." if met else "not met."),
                     seat=seat,
-                    met=met,
+                    met=self.requirement_met(seat),
+                    name=name,
+                    requirement=self.requirement(seat),
+                    bonus=END_BONUS_POINTS,
                 )
-        scores = self.returns()
-        totals = ", ".join(f"{self.name(s)} {scores[s]} ({self.ets(s)} ET)" for s in range(self.num_players))
-        self._log("BSB-WIN", f"Totals: {totals}.", points=scores)
+        seats = range(self.num_players)
+        self._log(
+            "BSB-WIN",
+            points=self.returns(),
+            names=[self.name(s) for s in seats],
+            ets=[self.ets(s) for s in seats],
+        )
         winners = self.winners()
-        names = " and ".join(self.name(s) for s in winners)
-        if len(winners) > 1:
-            self._log("BSB-WIN", f"{names} tie on points and on ETs: they share the win.", winners=winners)
-        else:
-            self._log("BSB-WIN", f"{names} wins (highest total; ties go to the fewest ETs).", winners=winners)
+        self._log("BSB-WIN", winners=winners, names=[self.name(s) for s in winners])
 
     # -- scoring --------------------------------------------------------------------------------
     def passenger_points(self, participant: int, token: int) -> int:
