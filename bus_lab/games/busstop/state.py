@@ -30,6 +30,7 @@ Passengers ("tokens") are ints too: ``0``-``10`` a drawn passenger of that kind,
 
 from __future__ import annotations
 
+import importlib
 import re
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -71,6 +72,7 @@ from bus_lab.games.busstop.moves import (
 )
 from bus_lab.games.busstop.narrate import KIND_LABELS, narrate, passenger_text, zone_text
 from bus_lab.games.busstop.phases import CHANCE_PHASES, PHASES, BusstopPhase
+from bus_lab.games.busstop.views import PUBLIC, BusstopView, build_view
 
 __all__ = [
     "BusstopState",
@@ -979,8 +981,9 @@ class BusstopState(State):
         head = self.token_text(board.queue[0])
         return f"{r}: {self.name(who)}{for_proxy}, let the head of the queue ({head}) board, or stop."
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-safe (``None``: the spectator, every tile shown).
+    def view(self, seat: int | None = None) -> BusstopView:  # type: ignore[override]
+        """What ``seat`` may see, JSON-safe (``None``: the spectator, every tile shown); the shape
+        is :class:`~bus_lab.games.busstop.views.BusstopView`.
 
         Hidden from a seat: the order of the passenger stack (only how many of each kind are left,
         which anyone can count) and the tiles other seats chose face down this round (shown as
@@ -990,93 +993,16 @@ class BusstopState(State):
             InputTypeError: ``seat`` is not an integer or ``None``.
             ParameterError: ``seat`` is not at the table.
         """
-        seat = self._check_seat(seat)
-        revealed = bool(self.zone_holders)
-        code = self.token_code
+        return build_view(self, self._check_seat(seat))
 
-        def bid_view(k: int) -> dict[str, Any]:
-            tile = self.bids[k]
-            if tile is None:
-                return {"state": "none", "tile": None}
-            if revealed or k == self.conductor or seat is None or seat == k:
-                return {"state": "shown", "tile": tile}
-            return {"state": "hidden", "tile": None}
+    def public_view(self) -> BusstopView:
+        """The table as everyone sees it: the spectator's view with every face-down tile hidden
+        (BSB-ROUND-BID). ``str(state)`` and the state's HTML draw this one."""
+        return build_view(self, PUBLIC)
 
-        bids = [bid_view(k) for k in range(self.participants)]
-        boards = []
-        for k, board in enumerate(self.boards):
-            hand = set(self.hands[k])
-            if bids[k]["state"] == "hidden":
-                hand.add(self.bids[k])
-            boards.append(
-                {
-                    "name": self.name(k),
-                    "buses": [
-                        {
-                            "seats": self.bus_seats[b],
-                            "open": self.bus_open(k, b),
-                            "sort": None if self.bus_sort(k, b) is None else SORTS[self.bus_sort(k, b)],
-                            "passengers": [code(t) for t in board.buses[b]],
-                        }
-                        for b in range(3)
-                    ],
-                    "queue": [code(t) for t in board.queue],
-                    "pile": [code(t) for t in board.pile],
-                    "penalty": [code(t) for t in board.penalty],
-                    "received": [code(t) for t in board.received],
-                    "hand": sorted(hand),
-                    "extra_bus": board.extra_open,
-                    "bonus_sort": SORTS[self.bonus_sort(k)]
-                    if self.passenger_bonus and k != self.proxy
-                    else None,
-                    "requirement": self.requirement(k) if self.end_bonus and k != self.proxy else None,
-                }
-            )
-        played = [{"owner": k, "tile": self.bids[k]} for k in self.played] if revealed else []
-        positions = []
-        for i in range(self.participants):
-            holder = self.zone_holders[i] if revealed else None
-            positions.append(
-                {
-                    "black": [s + 1 for s in self.zone.black[i]],
-                    "white": self.zone.white[i],
-                    "conductor": i == self.zone.conductor,
-                    "holder": holder,
-                    "tile": None if holder is None else self.bids[holder],
-                }
-            )
-        by_kind = {KIND_NAMES[k]: c for k, c in enumerate(self.stack)}
-        return {
-            "game": "busstop",
-            "viewer": seat,
-            "players": self.num_players,
-            "participants": self.participants,
-            "proxy": self.proxy,
-            "proxy_player": self.proxy_player,
-            "names": [self.name(k) for k in range(self.participants)],
-            "round": self.round,
-            "rounds": ROUNDS,
-            "node": None if self.node is None else self.node.value,
-            "to_move": self.current_player(),
-            "acting": self.acting_participant(),
-            "status": self.status(),
-            "conductor": self.conductor,
-            "next_conductor": self.next_conductor if revealed else None,
-            "stack": {"left": sum(self.stack), "by_kind": by_kind},
-            "lineup": [None if t is None else code(t) for t in self.lineup],
-            "slots": self.zone.passengers,
-            "zone": positions,
-            "take_position": self.take_pos if self.node is BusstopPhase.WHITE else None,
-            "bids": bids,
-            "played": played,
-            "boards": boards,
-            "tile_sorts": {str(t): SORTS[self.sheet.tile_sort(t)] for t in TILES},
-            "queue_spaces": QUEUE_SPACES,
-            "scores": self.returns(),
-            "ets": [self.ets(s) for s in range(self.num_players)],
-            "winners": self.winners(),
-            "options": {"passenger_bonus": self.passenger_bonus, "end_bonus": self.end_bonus},
-        }
+    def _render(self, which: int) -> str:
+        module = importlib.import_module(self.RENDER[0])
+        return getattr(module, self.RENDER[which])(self.public_view())
 
     # -- copying ------------------------------------------------------------------------------------
     def clone(self) -> BusstopState:
