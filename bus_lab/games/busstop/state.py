@@ -147,12 +147,14 @@ class Board:
 class BusstopState(State):
     """A game of Busstop in progress.
 
-    Nodes: ``"lineup"`` (chance: the next passenger turned up), ``"proxy_bid"`` (chance: the proxy
-    conductor's tile, shown at once), ``"bid"`` (a seat picks a tile), ``"proxy_reveal"`` (chance:
-    the proxy's face-down tile, turned at the reveal), ``"white"`` (a position holder picks a played
-    tile), ``"place"`` (a received passenger goes on a bus or in the queue), ``"board"`` (the head
-    of the queue may board); ``None`` once the game is over. A decision with a single legal move is
-    made automatically (and logged).
+    Phases (:class:`~bus_lab.games.busstop.phases.BusstopPhase`, ``phase()`` and the attribute
+    ``node``; each compares equal to its old string): ``LINEUP`` (chance: the next passenger turned
+    up), ``PROXY_BID`` (chance: the proxy conductor's tile, shown at once), ``BID`` (a seat picks a
+    tile), ``PROXY_REVEAL`` (chance: the proxy's face-down tile, turned at the reveal), ``WHITE`` (a
+    position holder picks a played tile), ``PLACE`` (a received passenger goes on a bus or in the
+    queue), ``BOARD`` (the head of the queue may board); ``None`` once the game is over. A decision
+    with a single legal move is made automatically (and logged). Moves are the typed values of
+    :mod:`~bus_lab.games.busstop.moves` (``state.legal_moves()``).
 
     Attributes (read them; change them only through ``apply_action``): ``round`` (1-10),
     ``conductor``, ``lineup`` (tokens, ``None`` once taken), ``bids`` (tile per participant or
