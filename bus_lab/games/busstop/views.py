@@ -300,7 +300,7 @@ def played_view(state: BusstopState) -> list[PlayedView]:
     """Tiles still on the zone after the reveal (none before)."""
     if not _revealed(state):
         return []
-    return [{"owner": k, "tile": state.bids[k]} for k in state.played]  # type: ignore[misc]
+    return [{"owner": k, "tile": state.bids[k]} for k in state.played]  # type: ignore[typeddict-item]
 
 
 def zone_view(state: BusstopState) -> list[PositionView]:
