@@ -28,6 +28,8 @@ import pytest
 import bus_lab
 from bus_lab import IllegalActionError, ParameterError, Session, load_game
 from bus_lab.games.busstop import BOARD_BASE, PLACE_BASE, QUEUE_DEST, SheetError, default_sheet_data
+from bus_lab.games.busstop.moves import StopBoarding
+from bus_lab.games.busstop.phases import BusstopPhase
 from bus_lab.games.busstop.state import TILE_BASE
 
 SORT_OF_TILE = {
@@ -89,13 +91,13 @@ def three_player_round_one():
 def queue_everything(state, rng) -> int:
     """A bot that puts every passenger it may in the queue, never boards from it, and plays its
     lowest tile; ETs board the first bus offered. Used to grow long queues."""
-    legal = state.legal_actions()
-    if state.node == "place":
-        queued = [a for a in legal if (a - PLACE_BASE) % 4 == QUEUE_DEST]
-        return queued[0] if queued else legal[0]
-    if state.node == "board":
-        return legal[-1]  # STOP is the highest action
-    return legal[0]
+    moves = state.legal_moves()
+    if state.decision_kind() is BusstopPhase.PLACE:
+        queued = [m for m in moves if m.to_queue]
+        return (queued or moves)[0].action
+    if state.decision_kind() is BusstopPhase.BOARD:
+        return StopBoarding().action
+    return moves[0].action
 
 
 # -- components -------------------------------------------------------------------------------------

@@ -41,27 +41,27 @@ from bus_lab.games.busstop.components import (
     SORTS,
     VIP_BASE,
 )
-from bus_lab.games.busstop.render import table_svg
-from bus_lab.games.busstop.state import (
-    BID_BASE,
-    BOARD_BASE,
-    CLASS_NAMES,
-    PLACE_BASE,
-    QUEUE_DEST,
-    STOP,
-    WHITE_BASE,
+from bus_lab.games.busstop.moves import (
+    ChooseTile,
+    HeadBoards,
+    PlacePassenger,
+    StopBoarding,
+    TakeTile,
 )
+from bus_lab.games.busstop.phases import BusstopPhase
+from bus_lab.games.busstop.render import table_svg
+from bus_lab.games.busstop.state import CLASS_NAMES
 from bus_lab.widgets.base import FoldingPanel, GameWidget
 
-#: What each decision node is, in words, with its rule.
+#: What each phase is, in words, with its rule.
 NODE_TEXT = {
-    "lineup": ("the conductor lines up passengers", "BSB-ROUND-LINEUP"),
-    "proxy_bid": ("the proxy bus, conductor, turns up its tile", "BSB-PROXY-CONDUCTOR"),
-    "bid": ("choosing tiles: the conductor face up, the others face down", "BSB-ROUND-BID"),
-    "proxy_reveal": ("the proxy bus's tile is turned up for the reveal", "BSB-PROXY"),
-    "white": ("taking passengers in player order", "BSB-ROUND-TAKE"),
-    "place": ("placing passengers on buses or in the queue", "BSB-ROUND-DISTRIBUTE"),
-    "board": ("letting the head of the queue board", "BSB-QUEUE-BOARD"),
+    BusstopPhase.LINEUP: ("the conductor lines up passengers", "BSB-ROUND-LINEUP"),
+    BusstopPhase.PROXY_BID: ("the proxy bus, conductor, turns up its tile", "BSB-PROXY-CONDUCTOR"),
+    BusstopPhase.BID: ("choosing tiles: the conductor face up, the others face down", "BSB-ROUND-BID"),
+    BusstopPhase.PROXY_REVEAL: ("the proxy bus's tile is turned up for the reveal", "BSB-PROXY"),
+    BusstopPhase.WHITE: ("taking passengers in player order", "BSB-ROUND-TAKE"),
+    BusstopPhase.PLACE: ("placing passengers on buses or in the queue", "BSB-ROUND-DISTRIBUTE"),
+    BusstopPhase.BOARD: ("letting the head of the queue board", "BSB-QUEUE-BOARD"),
 }
 
 
@@ -143,7 +143,7 @@ class BusstopWidget(GameWidget):
         if state.is_terminal():
             part = "Game over: highest total wins, ties to the fewest ETs [BSB-WIN]"
         else:
-            text, rule = NODE_TEXT[state.node]
+            text, rule = NODE_TEXT[state.phase()]
             part = f"Round {state.round} of {ROUNDS} — {text} [{rule}]"
         return (
             f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
@@ -162,63 +162,65 @@ class BusstopWidget(GameWidget):
 
     def action_label(self, state: State, action: int, odds: Fraction | None) -> str:
         """The move's label with a hint: ``"girl to bus 1 (fills it: leaves)"``, ``"… to queue (−2)"``."""
-        label = state.action_to_string(action)
+        move = state.move(action)
+        label = move.label
         who = state.acting_participant()
-        if PLACE_BASE <= action < PLACE_BASE + 44:
-            cls, dest = divmod(action - PLACE_BASE, 4)
-            return label + self._place_hint(state, who, cls, dest)
-        if BOARD_BASE <= action < BOARD_BASE + 3:
+        kind = state.decision_kind()
+        if kind is BusstopPhase.PLACE and isinstance(move, PlacePassenger):
+            return label + self._place_hint(state, who, move.passenger_class, move.bus)
+        if kind is BusstopPhase.BOARD and isinstance(move, HeadBoards):
             cls = state.token_class(state.boards[who].queue[0])
-            return label + self._place_hint(state, who, cls, action - BOARD_BASE)
-        if WHITE_BASE <= action < WHITE_BASE + 5:
-            owner = action - WHITE_BASE
-            return f"{label} ({SORTS[state.sheet.tile_sort(state.bids[owner])]})"
+            return label + self._place_hint(state, who, cls, move.bus)
+        if kind is BusstopPhase.WHITE and isinstance(move, TakeTile):
+            return f"{label} ({SORTS[state.sheet.tile_sort(state.bids[move.owner])]})"
         return label
 
     @staticmethod
-    def _place_hint(state, who: int, cls: int, dest: int) -> str:
-        if dest == QUEUE_DEST:
+    def _place_hint(state, who: int, cls: int, bus: int | None) -> str:
+        """What a passenger of class ``cls`` placed on ``bus`` (``None``: the queue) does."""
+        if bus is None:
             return " (−6)" if VIP_BASE <= cls < ET else " (−2)"
         board = state.boards[who]
-        if len(board.buses[dest]) + 1 == state.bus_seats[dest]:
+        if len(board.buses[bus]) + 1 == state.bus_seats[bus]:
             return " (fills it: leaves)"
-        return f" ({len(board.buses[dest]) + 1}/{state.bus_seats[dest]})"
+        return f" ({len(board.buses[bus]) + 1}/{state.bus_seats[bus]})"
 
     def action_tooltip(self, state: State, action: int, odds: Fraction | None) -> str:
         """What the move does, with its rule ID."""
-        label = state.action_to_string(action)
+        move = state.move(action)
+        label = move.label
         who = state.acting_participant()
         proxy = (
             " (you decide for the proxy bus this round, BSB-PROXY-CHOICES)"
             if who is not None and who == state.proxy
             else ""
         )
-        if BID_BASE < action <= BID_BASE + 10:
+        if isinstance(move, ChooseTile):
             face = "face up, first" if who == state.conductor else "face down until the reveal"
             return (
-                f"Play tile {action - BID_BASE} {face}: lowest tile goes first on the zone, ties clockwise "
+                f"Play tile {move.tile} {face}: lowest tile goes first on the zone, ties clockwise "
                 f"from the conductor (BSB-ROUND-BID, BSB-ROUND-ORDER); each tile is used once."
             )
-        if WHITE_BASE <= action < WHITE_BASE + 5:
+        if isinstance(move, TakeTile):
             return f"White icon: {label}, a passenger of its sort (BSB-ROUND-TAKE){proxy}."
-        if PLACE_BASE <= action < PLACE_BASE + 44:
-            cls, dest = divmod(action - PLACE_BASE, 4)
-            if dest == QUEUE_DEST:
+        if isinstance(move, PlacePassenger):
+            cls = move.passenger_class
+            if move.bus is None:
                 return (
                     f"Put the {CLASS_NAMES[cls]} at the tail of the queue: −2 at the end if still waiting, a VIP "
                     f"−6 (BSB-QUEUE, BSB-SCORE-QUEUE); {EXTRA_BUS_AT} waiting at the end of a round open the "
                     f"third bus (BSB-EXTRA-BUS){proxy}."
                 )
             return (
-                f"Board the {CLASS_NAMES[cls]} on bus {dest + 1}: one sort per bus, ETs wild (BSB-BOARD-SORT); "
+                f"Board the {CLASS_NAMES[cls]} on bus {move.bus + 1}: one sort per bus, ETs wild (BSB-BOARD-SORT); "
                 f"a full bus leaves and scores (BSB-BOARD-LEAVE){proxy}."
             )
-        if BOARD_BASE <= action < BOARD_BASE + 3:
+        if isinstance(move, HeadBoards):
             return (
-                f"The head of the queue boards bus {action - BOARD_BASE + 1} (only the head may board, "
+                f"The head of the queue boards bus {move.bus + 1} (only the head may board, "
                 f"BSB-QUEUE-BOARD){proxy}."
             )
-        if action == STOP:
+        if isinstance(move, StopBoarding):
             return f"Leave the queue as it is for this round (BSB-QUEUE-BOARD){proxy}."
         return f"Play {label}"
 

@@ -3,7 +3,9 @@ sort each, and keep your queue short (2-5 players; 2 play with a proxy bus).
 
 ``bus_lab.load_game("busstop", players=4, passenger_bonus=False, end_bonus=False)``; rules
 ``BSB-…`` in the rule catalogue; the board facts are in the component sheet (``sheet.json``,
-see :mod:`.components`).
+see :mod:`.components`). Moves are typed values in the game's words (:mod:`.moves`), phases
+are :class:`BusstopPhase` members (:mod:`.phases`), event sentences come from :mod:`.narrate` and
+``view(seat)`` is documented in :mod:`.views`.
 """
 
 from bus_lab.games.busstop.components import (
@@ -18,6 +20,16 @@ from bus_lab.games.busstop.components import (
     validate_sheet,
 )
 from bus_lab.games.busstop.game import BusstopGame
+from bus_lab.games.busstop.moves import (
+    ChooseTile,
+    HeadBoards,
+    PassengerDrawn,
+    PlacePassenger,
+    ProxyTileDrawn,
+    StopBoarding,
+    TakeTile,
+)
+from bus_lab.games.busstop.phases import PHASES, BusstopPhase
 from bus_lab.games.busstop.state import (
     BID_BASE,
     BOARD_BASE,
@@ -48,4 +60,13 @@ __all__ = [
     "BOARD_BASE",
     "STOP",
     "PROXY_DRAW_BASE",
+    "BusstopPhase",
+    "PHASES",
+    "PassengerDrawn",
+    "ProxyTileDrawn",
+    "ChooseTile",
+    "TakeTile",
+    "PlacePassenger",
+    "HeadBoards",
+    "StopBoarding",
 ]

@@ -19,18 +19,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bus_lab.engine.policies import random_policy
 from bus_lab.games.busstop.components import ET, VIP_BASE
-from bus_lab.games.busstop.state import (
-    BID_BASE,
-    BOARD_BASE,
-    PLACE_BASE,
-    QUEUE_DEST,
-    STOP,
-    WHITE_BASE,
-    BusstopState,
-)
+from bus_lab.games.busstop.moves import QUEUE_DEST, ChooseTile, HeadBoards, PlacePassenger, TakeTile
+from bus_lab.games.busstop.phases import BusstopPhase
+from bus_lab.games.busstop.state import BusstopState
 
 __all__ = [
     "random_policy",
@@ -42,6 +37,7 @@ __all__ = [
     "position_values",
     "value_bid",
     "BID_STRATEGIES",
+    "GreedyPolicy",
 ]
 
 
@@ -141,7 +137,7 @@ def value_bid(state: BusstopState, rng: random.Random) -> int:
             best_score, best = score, [tile]
         elif abs(score - best_score) <= 1e-9:
             best.append(tile)
-    return BID_BASE + best[rng.randrange(len(best))]
+    return ChooseTile(best[rng.randrange(len(best))]).action
 
 
 def _bid_random(state: BusstopState, rng: random.Random) -> int:
@@ -175,33 +171,62 @@ def _pick_best(scored: list[tuple[float, int]], rng: random.Random) -> int:
 def _greedy_move(state: BusstopState, rng: random.Random) -> int:
     """The greedy boarder's move at a white pick, a placement or a queue-boarding decision."""
     who = state.acting_participant()
-    legal = state.legal_actions()
-    if state.node == "white":
+    moves = state.legal_moves()
+    kind = state.decision_kind()
+    if kind is BusstopPhase.WHITE:
         scored = [
             (
                 passenger_value(
-                    state,
-                    who,
-                    state.token_class(state.tile_token(a - WHITE_BASE, state.bids[a - WHITE_BASE])),
+                    state, who, state.token_class(state.tile_token(m.owner, state.bids[m.owner]))
                 ),
-                a,
+                m.action,
             )
-            for a in legal
+            for m in moves
+            if isinstance(m, TakeTile)
         ]
         return _pick_best(scored, rng)
-    if state.node == "place":
-        scored = []
-        for a in legal:
-            cls, dest = divmod(a - PLACE_BASE, 4)
-            scored.append((placement_score(state, who, cls, dest), a))
+    if kind is BusstopPhase.PLACE:
+        scored = [
+            (placement_score(state, who, m.passenger_class, m.dest), m.action)
+            for m in moves
+            if isinstance(m, PlacePassenger)
+        ]
         return _pick_best(scored, rng)
     # board: the head boards the best bus that takes it (always better than waiting at -2)
     cls = state.token_class(state.boards[who].queue[0])
-    scored = [(placement_score(state, who, cls, a - BOARD_BASE), a) for a in legal if a != STOP]
-    return _pick_best(scored, rng) if scored else STOP
+    scored = [(placement_score(state, who, cls, m.bus), m.action) for m in moves if isinstance(m, HeadBoards)]
+    return _pick_best(scored, rng) if scored else moves[-1].action  # stop boarding
 
 
-def make_policy(bid: str = "value", name: str | None = None) -> Callable[[BusstopState, random.Random], int]:
+@dataclass(frozen=True)
+class GreedyPolicy:
+    """The greedy boarder with the bidding strategy ``bid`` (a key of :data:`BID_STRATEGIES`).
+
+    A module-level value (not a closure), so a session that uses it pickles.
+
+    Attributes:
+        bid (str): the bidding strategy.
+        name (str): the policy's name (``"greedy_<bid>"`` unless given).
+    """
+
+    bid: str = "value"
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.bid not in BID_STRATEGIES:
+            raise ValueError(f"unknown bidding strategy {self.bid!r}: use one of {', '.join(BID_STRATEGIES)}")
+        if not self.name:
+            object.__setattr__(self, "name", f"greedy_{self.bid}")
+
+    def __call__(self, state: BusstopState, rng: random.Random) -> int:
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("a bot acts only at a decision node")
+        if state.decision_kind() is BusstopPhase.BID:
+            return BID_STRATEGIES[self.bid](state, rng)
+        return _greedy_move(state, rng)
+
+
+def make_policy(bid: str = "value", name: str | None = None) -> GreedyPolicy:
     """The greedy boarder with the bidding strategy ``bid`` (a key of :data:`BID_STRATEGIES`).
 
     Args:
@@ -212,20 +237,7 @@ def make_policy(bid: str = "value", name: str | None = None) -> Callable[[Bussto
     Raises:
         ValueError: an unknown strategy (the message lists the known ones).
     """
-    if bid not in BID_STRATEGIES:
-        raise ValueError(f"unknown bidding strategy {bid!r}: use one of {', '.join(BID_STRATEGIES)}")
-    bidder = BID_STRATEGIES[bid]
-
-    def policy(state: BusstopState, rng: random.Random) -> int:
-        if state.is_terminal() or state.is_chance_node():
-            raise ValueError("a bot acts only at a decision node")
-        if state.node == "bid":
-            return bidder(state, rng)
-        return _greedy_move(state, rng)
-
-    policy.name = name or f"greedy_{bid}"  # type: ignore[attr-defined]
-    policy.__doc__ = f"Greedy boarder; bids with the {bid!r} strategy."
-    return policy
+    return GreedyPolicy(bid, name or "")
 
 
 greedy_policy = make_policy("random", name="greedy")

@@ -30,11 +30,13 @@ Passengers ("tokens") are ints too: ``0``-``10`` a drawn passenger of that kind,
 
 from __future__ import annotations
 
+import importlib
+import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from bus_lab.engine.core import CHANCE, TERMINAL, State
-from bus_lab.engine.errors import IllegalActionError
+from bus_lab.engine.moves import Move
 from bus_lab.games.busstop.components import (
     END_BONUS_POINTS,
     END_BONUS_REQUIREMENTS,
@@ -51,27 +53,64 @@ from bus_lab.games.busstop.components import (
     TILES,
     VIP_BASE,
 )
+from bus_lab.games.busstop.moves import (
+    BID_BASE,
+    BOARD_BASE,
+    PLACE_BASE,
+    PROXY_DRAW_BASE,
+    QUEUE_DEST,
+    STOP,
+    WHITE_BASE,
+    ChooseTile,
+    HeadBoards,
+    PassengerDrawn,
+    PlacePassenger,
+    ProxyTileDrawn,
+    StopBoarding,
+    TakeTile,
+    decode,
+)
+from bus_lab.games.busstop.narrate import KIND_LABELS, narrate, passenger_text, zone_text
+from bus_lab.games.busstop.phases import CHANCE_PHASES, PHASES, BusstopPhase
+from bus_lab.games.busstop.views import PUBLIC, BusstopView, build_view
 
-PROXY_DRAW_BASE = 20
-BID_BASE = 100
-WHITE_BASE = 200
-PLACE_BASE = 300
-QUEUE_DEST = 3
-BOARD_BASE = 400
-STOP = 409
+__all__ = [
+    "BusstopState",
+    "Board",
+    "BusstopPhase",
+    "PHASES",
+    "BID_BASE",
+    "BOARD_BASE",
+    "PLACE_BASE",
+    "PROXY_DRAW_BASE",
+    "QUEUE_DEST",
+    "STOP",
+    "WHITE_BASE",
+    "TILE_BASE",
+    "CLASS_NAMES",
+    "KIND_LABELS",
+    "seat_name",
+    "move_label",
+]
+
 TILE_BASE = 100
-CHANCE_NODES = ("lineup", "proxy_bid", "proxy_reveal")
+_M = TypeVar("_M", bound=Move)
+#: The phases at which chance acts (a passenger or a proxy tile is turned up).
+CHANCE_NODES = CHANCE_PHASES
 #: How a class of passenger reads in move labels (class = sort 0-4, VIP of a sort 5-9, ET 10).
 CLASS_NAMES = SORTS + tuple(f"VIP {s}" for s in SORTS) + ("ET",)
-#: What is printed on each kind of passenger on the board (:mod:`bus_lab.games.busstop.render`) and
-#: names it in the log: the sort's letters, a VIP adds a star (``"Gi★"``), ``"ET"``. The kind codes
-#: (``"VGi"``) stay the labels of the draws and of scripted decks.
-KIND_LABELS = KIND_CODES[:VIP_BASE] + tuple(f"{c}★" for c in KIND_CODES[:VIP_BASE]) + ("ET",)
+#: ``KIND_LABELS`` (imported from :mod:`.narrate`): what is printed on each kind of passenger.
 
-#: Aliases accepted by :meth:`BusstopState.string_to_action` for draws (lower case).
+#: Aliases accepted by :meth:`BusstopState.string_to_action` for draws (lower case), by kind.
 _DRAW_ALIASES = {name.lower(): k for k, name in enumerate(KIND_NAMES)}
 _DRAW_ALIASES.update({f"vip-{s}": VIP_BASE + i for i, s in enumerate(SORTS)})
 _DRAW_ALIASES.update({"salary man": 3, "vip salary man": 8, "alien": ET})
+#: Every spelling of a draw, folded, mapped to the kind code it names (folded).
+_DRAW_SPELLINGS = {alias: KIND_CODES[k].lower() for alias, k in _DRAW_ALIASES.items()}
+#: The folded labels that do not depend on the state (all but the white icon's), and their actions.
+_FIXED_LABELS: dict[str, int] = {}
+#: ``take seat 1's 7``, ``take the proxy's tile`` (folded): the owner and the tile or ``tile``.
+_TAKE_LABEL = re.compile(r"take (?:seat (\d+)|(the proxy))'s (tile|\d+)")
 
 
 def seat_name(participant: int, proxy: int | None = None) -> str:
@@ -108,12 +147,14 @@ class Board:
 class BusstopState(State):
     """A game of Busstop in progress.
 
-    Nodes: ``"lineup"`` (chance: the next passenger turned up), ``"proxy_bid"`` (chance: the proxy
-    conductor's tile, shown at once), ``"bid"`` (a seat picks a tile), ``"proxy_reveal"`` (chance:
-    the proxy's face-down tile, turned at the reveal), ``"white"`` (a position holder picks a played
-    tile), ``"place"`` (a received passenger goes on a bus or in the queue), ``"board"`` (the head
-    of the queue may board); ``None`` once the game is over. A decision with a single legal move is
-    made automatically (and logged).
+    Phases (:class:`~bus_lab.games.busstop.phases.BusstopPhase`, ``phase()`` and the attribute
+    ``node``; each compares equal to its old string): ``LINEUP`` (chance: the next passenger turned
+    up), ``PROXY_BID`` (chance: the proxy conductor's tile, shown at once), ``BID`` (a seat picks a
+    tile), ``PROXY_REVEAL`` (chance: the proxy's face-down tile, turned at the reveal), ``WHITE`` (a
+    position holder picks a played tile), ``PLACE`` (a received passenger goes on a bus or in the
+    queue), ``BOARD`` (the head of the queue may board); ``None`` once the game is over. A decision
+    with a single legal move is made automatically (and logged). Moves are the typed values of
+    :mod:`~bus_lab.games.busstop.moves` (``state.legal_moves()``).
 
     Attributes (read them; change them only through ``apply_action``): ``round`` (1-10),
     ``conductor``, ``lineup`` (tokens, ``None`` once taken), ``bids`` (tile per participant or
@@ -123,6 +164,8 @@ class BusstopState(State):
     """
 
     RENDER = ("bus_lab.games.busstop.render", "table_html", "table_text")
+    NARRATE = narrate
+    PHASES = PHASES
 
     def __init__(self, game):
         super().__init__(game)
@@ -168,61 +211,40 @@ class BusstopState(State):
         self.played: list[int] = []  # participants whose played tile is still on the zone
         self.take_pos = 0
         self.dist_index = 0
-        self.stage = "place"
-        self.node: str | None = "lineup"
+        self.stage = BusstopPhase.PLACE
+        self.node: BusstopPhase | None = BusstopPhase.LINEUP
         self._legal_cache: list[int] | None = None  # legal actions at this node (reset by every action)
+        self._log("BSB-COMP-PASSENGERS", passengers=sum(STACK_COUNTS))
+        self._log("BSB-COMP-PLAYERTILES", tile_sorts=[SORTS[sheet.tile_sort(t)] for t in TILES])
+        self._log("BSB-COMP-BOARD", seats=list(self.bus_seats), queue_spaces=QUEUE_SPACES)
+        zone = self.zone
         self._log(
-            "BSB-COMP-PASSENGERS",
-            f"The stack: {sum(STACK_COUNTS)} passengers, 8 of each of the 5 sorts, "
-            "one VIP of each sort and 5 extra-terrestrials (ETs).",
+            "BSB-COMP-ZONE",
+            positions=n,
+            black=[[s + 1 for s in slots] for slots in zone.black],
+            white=[bool(w) for w in zone.white],
+            conductor=zone.conductor,
         )
-        tiles = ", ".join(f"{t} {SORTS[sheet.tile_sort(t)]}" for t in TILES)
-        self._log("BSB-COMP-PLAYERTILES", f"Each colour has player tiles 1-10, also passengers: {tiles}.")
-        seats = self.bus_seats
-        self._log(
-            "BSB-COMP-BOARD",
-            f"Each board: bus 1 ({seats[0]} seats), bus 2 ({seats[1]} seats), a locked "
-            f"third bus ({seats[2]} seats) and a queue of {QUEUE_SPACES} spaces.",
-            seats=list(seats),
-        )
-        self._log("BSB-COMP-ZONE", f"Player-order zone for {n} positions: {self.zone_text()}.")
-        names = ", ".join(self.name(k) for k in range(n))
-        self._log(
-            "BSB-SETUP",
-            f"The stack is shuffled face down; {names} each take a board and tiles 1-10.",
-            players=self.num_players,
-        )
+        self._log("BSB-SETUP", players=self.num_players, names=[self.name(k) for k in range(n)])
         if self.proxy is not None:
-            self._log(
-                "BSB-PROXY",
-                "Two players: the proxy bus plays a third board; its tiles are shuffled "
-                "face down and it plays the top one each round.",
-            )
-            self._log(
-                "BSB-PROXY-SEAT",
-                "The proxy bus sits after seat 1: clockwise order is seat 0, seat 1, the proxy bus.",
-            )
-            self._log(
-                "BSB-PROXY-CHOICES",
-                "The two players take turns making the proxy bus's choices, one round "
-                "each: Seat 1, who is not the first conductor, starts.",
-                seat=1,
-            )
-        self._log("BSB-SETUP-CONDUCTOR", "Seat 0 (who rode a bus most recently) is the first conductor.")
+            self._log("BSB-PROXY")
+            self._log("BSB-PROXY-SEAT")
+            self._log("BSB-PROXY-CHOICES", seat=1, round=1)
+        self._log("BSB-SETUP-CONDUCTOR", conductor=0)
+        seats = range(self.num_players)
         if self.passenger_bonus:
-            favs = ", ".join(
-                f"{self.name(k)}: {SORT_PLURALS[self.bonus_sort(k)]}" for k in range(self.num_players)
-            )
             self._log(
                 "BSB-OPT-BONUS",
-                f"Passenger bonus: your colour's sort scores 2 in your pile (its VIP 6): {favs}.",
+                names=[self.name(k) for k in seats],
+                sorts=[SORTS[self.bonus_sort(k)] for k in seats],
             )
         if self.end_bonus:
-            reqs = "; ".join(
-                f"{self.name(k)}: {END_BONUS_REQUIREMENTS[self.requirement(k)]}"
-                for k in range(self.num_players)
+            self._log(
+                "BSB-OPT-ENDBONUS",
+                names=[self.name(k) for k in seats],
+                requirements=[self.requirement(k) for k in seats],
+                bonus=END_BONUS_POINTS,
             )
-            self._log("BSB-OPT-ENDBONUS", f"End-game bonus, {END_BONUS_POINTS} points if met: {reqs}.")
         self._start_round()
 
     # -- names and passengers -------------------------------------------------------------
@@ -232,12 +254,8 @@ class BusstopState(State):
 
     def zone_text(self) -> str:
         """The zone's icons in words, e.g. ``"P1 q1+W, P2 q2,q3+W (conductor), P3 W"``."""
-        parts = []
-        for i, (black, white) in enumerate(zip(self.zone.black, self.zone.white)):
-            icons = ",".join(f"q{s + 1}" for s in black)
-            icons = icons + ("+W" if white and icons else "W" if white else "")
-            parts.append(f"P{i + 1} {icons}" + (" (conductor)" if i == self.zone.conductor else ""))
-        return ", ".join(parts)
+        zone = self.zone
+        return zone_text([[s + 1 for s in slots] for slots in zone.black], zone.white, zone.conductor)
 
     def bonus_sort(self, participant: int) -> int:
         """The sort favoured by ``participant``'s colour (BSB-OPT-BONUS; colour i = participant i)."""
@@ -270,15 +288,17 @@ class BusstopState(State):
     def token_text(self, token: int) -> str:
         """A passenger in words: ``"a girl"``, ``"the VIP girl"``, ``"an ET"``,
         ``"Seat 1's tile 7 (salaryman)"``."""
+        return passenger_text(self.passenger_data(token))
+
+    def passenger_data(self, token: int) -> dict[str, str]:
+        """A passenger as event data: ``{"passenger": code}`` (the code of views), and for a
+        player tile ``whose`` (``"Seat 1's"``, ``"the proxy's"``) and ``sort`` (its sort's name)."""
+        code = self.token_code(token)
         if token < TILE_BASE:
-            if token == ET:
-                return "an ET"
-            if token >= VIP_BASE:
-                return f"the {KIND_NAMES[token]}"
-            return f"a {KIND_NAMES[token]}"
-        owner, number = divmod(token - TILE_BASE, 10)
-        who = "the proxy's" if owner == self.proxy else f"Seat {owner}'s"
-        return f"{who} tile {number + 1} ({SORTS[self.sheet.tile_sort(number + 1)]})"
+            return {"passenger": code}
+        owner = (token - TILE_BASE) // 10
+        whose = "the proxy's" if owner == self.proxy else f"Seat {owner}'s"
+        return {"passenger": code, "whose": whose, "sort": SORTS[self.token_class(token)]}
 
     def bus_sort(self, participant: int, bus: int) -> int | None:
         """The sort a bus carries now: that of its first passenger who is not an ET; ``None`` when
@@ -315,28 +335,28 @@ class BusstopState(State):
             return TERMINAL
         if node in CHANCE_NODES:
             return CHANCE
-        if node == "bid":
+        if node is BusstopPhase.BID:
             return self.bid_order[self.bid_index]
-        if node == "white":
+        if node is BusstopPhase.WHITE:
             return self.decider(self.zone_holders[self.take_pos])
         return self.decider(self.zone_holders[self.dist_index])  # place, board
 
     def acting_participant(self) -> int | None:
         """Whose board or tile the decision is about (the proxy's when the proxy player decides
         for it); ``None`` at chance nodes and at the end."""
-        if self.node in ("white",):
+        if self.node is BusstopPhase.WHITE:
             return self.zone_holders[self.take_pos]
-        if self.node in ("place", "board"):
+        if self.node in (BusstopPhase.PLACE, BusstopPhase.BOARD):
             return self.zone_holders[self.dist_index]
-        if self.node == "bid":
+        if self.node is BusstopPhase.BID:
             return self.bid_order[self.bid_index]
         return None
 
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
-        if self.node == "lineup":
+        if self.node is BusstopPhase.LINEUP:
             total = sum(self.stack)
-            return [(k, Fraction(c, total)) for k, c in enumerate(self.stack) if c]
-        return self._uniform(PROXY_DRAW_BASE + t for t in self.hands[self.proxy])
+            return [(PassengerDrawn(k).action, Fraction(c, total)) for k, c in enumerate(self.stack) if c]
+        return self._uniform(ProxyTileDrawn(t).action for t in self.hands[self.proxy])
 
     def _legal_actions(self) -> list[int]:
         if self._legal_cache is None:
@@ -345,71 +365,72 @@ class BusstopState(State):
 
     def _compute_legal(self) -> list[int]:
         node = self.node
-        if node == "bid":
-            return [BID_BASE + t for t in sorted(self.hands[self.bid_order[self.bid_index]])]
-        if node == "white":
-            return [WHITE_BASE + k for k in sorted(self.played)]
-        if node == "place":
+        if node is BusstopPhase.BID:
+            return [ChooseTile(t).action for t in sorted(self.hands[self.bid_order[self.bid_index]])]
+        if node is BusstopPhase.WHITE:
+            return [TakeTile(k).action for k in sorted(self.played)]
+        if node is BusstopPhase.PLACE:
             return self._placements(self.zone_holders[self.dist_index])
-        if node == "board":
+        if node is BusstopPhase.BOARD:
             who = self.zone_holders[self.dist_index]
             cls = self.token_class(self.boards[who].queue[0])
-            return [BOARD_BASE + b for b in range(3) if self.bus_accepts(who, b, cls)] + [STOP]
+            boards = [HeadBoards(b).action for b in range(3) if self.bus_accepts(who, b, cls)]
+            return boards + [StopBoarding().action]
         return []
 
     def _placements(self, who: int) -> list[int]:
         out = []
         for cls in sorted({self.token_class(t) for t in self.boards[who].received}):
-            out += [PLACE_BASE + 4 * cls + b for b in range(3) if self.bus_accepts(who, b, cls)]
+            out += [PlacePassenger(cls, b).action for b in range(3) if self.bus_accepts(who, b, cls)]
             if cls != ET:
-                out.append(PLACE_BASE + 4 * cls + QUEUE_DEST)
+                out.append(PlacePassenger(cls, None).action)
         return out
 
     def _is_legal(self, action: int) -> bool:
-        if self.node == "lineup":
-            return isinstance(action, int) and 0 <= action <= ET and self.stack[action] > 0
-        if self.node in ("proxy_bid", "proxy_reveal"):
-            return action - PROXY_DRAW_BASE in self.hands[self.proxy]
+        if self.node is BusstopPhase.LINEUP:
+            move = decode(action)
+            return isinstance(move, PassengerDrawn) and self.stack[move.passenger] > 0
+        if self.node in (BusstopPhase.PROXY_BID, BusstopPhase.PROXY_REVEAL):
+            move = decode(action)
+            return isinstance(move, ProxyTileDrawn) and move.tile in self.hands[self.proxy]
         return action in self._legal_actions()
 
     def _why_not_legal(self, action: int) -> str:
         node = self.node
-        if node == "lineup":
-            if 0 <= action <= ET:
-                return f"no {KIND_NAMES[action]} is left in the stack (BSB-COMP-PASSENGERS)"
+        move = decode(action)
+        if node is BusstopPhase.LINEUP:
+            if isinstance(move, PassengerDrawn):
+                return f"no {KIND_NAMES[move.passenger]} is left in the stack (BSB-COMP-PASSENGERS)"
             return "a passenger kind (0-10) must be drawn now"
-        if node in ("proxy_bid", "proxy_reveal"):
-            t = action - PROXY_DRAW_BASE
-            if t in TILES:
-                return f"the proxy bus has already played its tile {t} (BSB-PROXY)"
+        if node in (BusstopPhase.PROXY_BID, BusstopPhase.PROXY_REVEAL):
+            if isinstance(move, ProxyTileDrawn):
+                return f"the proxy bus has already played its tile {move.tile} (BSB-PROXY)"
             return "one of the proxy bus's tiles must be drawn now"
         who = self.acting_participant()
-        if node == "bid":
-            t = action - BID_BASE
-            if t in TILES:
-                return f"{self.name(who)} has already played tile {t}: each tile is used once (BSB-ROUND-BID)"
+        if node is BusstopPhase.BID:
+            if isinstance(move, ChooseTile):
+                return (
+                    f"{self.name(who)} has already played tile {move.tile}: each tile is used once "
+                    "(BSB-ROUND-BID)"
+                )
             return f"choose one of your tiles now ({self.status()})"
-        if node == "white":
-            k = action - WHITE_BASE
-            if 0 <= k < self.participants:
-                return f"{self.name(k)}'s tile is no longer on the zone (BSB-ROUND-TAKE)"
+        if node is BusstopPhase.WHITE:
+            if isinstance(move, TakeTile) and move.owner < self.participants:
+                return f"{self.name(move.owner)}'s tile is no longer on the zone (BSB-ROUND-TAKE)"
             return f"take one of the played tiles now ({self.status()})"
-        if node == "place" and PLACE_BASE <= action < PLACE_BASE + 44:
-            cls, dest = divmod(action - PLACE_BASE, 4)
+        if node is BusstopPhase.PLACE and isinstance(move, PlacePassenger):
+            cls = move.passenger_class
             board = self.boards[who]
             if cls not in {self.token_class(t) for t in board.received}:
                 return (
                     f"{self.name(who)} has no {CLASS_NAMES[cls]} waiting to be placed (BSB-ROUND-DISTRIBUTE)"
                 )
-            if dest == QUEUE_DEST:
+            if move.bus is None:
                 return "an ET may never queue: it must board a bus (BSB-QUEUE)"
-            return self._why_bus_refuses(who, dest, cls)
-        if node == "board" and (BOARD_BASE <= action < BOARD_BASE + 3):
+            return self._why_bus_refuses(who, move.bus, cls)
+        if node is BusstopPhase.BOARD and isinstance(move, HeadBoards):
             cls = self.token_class(self.boards[who].queue[0])
-            return (
-                self._why_bus_refuses(who, action - BOARD_BASE, cls)
-                + " (only the head may board, BSB-QUEUE-BOARD)"
-            )
+            return self._why_bus_refuses(who, move.bus, cls) + " (only the head may board, BSB-QUEUE-BOARD)"
         return f"that is not one of the moves allowed now ({self.status()})"
 
     def _why_bus_refuses(self, who: int, bus: int, cls: int) -> str:
@@ -426,59 +447,79 @@ class BusstopState(State):
 
     def action_to_string(self, action: int) -> str:
         """``"Gi"`` (a girl drawn), ``"proxy-7"``, ``"tile 7"``, ``"take Seat 1's 7"``,
-        ``"girl to bus 2"``, ``"VIP girl to queue"``, ``"head to bus 1"``, ``"stop boarding"``."""
+        ``"girl to bus 2"``, ``"VIP girl to queue"``, ``"head to bus 1"``, ``"stop boarding"``.
+
+        A white move names the tile only once the tiles are revealed (``"take Seat 1's tile"``
+        before): a tile chosen face down stays hidden (BSB-ROUND-BID)."""
         if isinstance(action, bool) or not isinstance(action, int):
             return f"<not an action: {action!r}>"
-        if 0 <= action <= ET:
-            return KIND_CODES[action]
-        if PROXY_DRAW_BASE < action <= PROXY_DRAW_BASE + 10:
-            return f"proxy-{action - PROXY_DRAW_BASE}"
-        if BID_BASE < action <= BID_BASE + 10:
-            return f"tile {action - BID_BASE}"
-        if WHITE_BASE <= action < WHITE_BASE + 5:
-            k = action - WHITE_BASE
-            tile = self.bids[k] if k < len(self.bids) else None
+        move = decode(action)
+        if move is None:
+            return f"<not an action: {action!r}>"
+        if isinstance(move, TakeTile):
+            k = move.owner
+            tile = self.bids[k] if k < len(self.bids) and self.zone_holders else None
             who = "the proxy's" if k == self.proxy else f"Seat {k}'s"
             return f"take {who} {tile}" if tile is not None else f"take {who} tile"
-        if PLACE_BASE <= action < PLACE_BASE + 44:
-            cls, dest = divmod(action - PLACE_BASE, 4)
-            return f"{CLASS_NAMES[cls]} to " + ("queue" if dest == QUEUE_DEST else f"bus {dest + 1}")
-        if BOARD_BASE <= action < BOARD_BASE + 3:
-            return f"head to bus {action - BOARD_BASE + 1}"
-        if action == STOP:
-            return "stop boarding"
-        return f"<not an action: {action!r}>"
+        return move_label(move)
 
-    def string_to_action(self, text: str) -> int:
-        """The legal action labelled ``text`` (see :meth:`action_to_string`); for draws the
-        passenger's name works too (``"girl"``, ``"VIP girl"``, ``"alien"``), and ``"proxy 7"``.
+    def _decode_move(self, action: int) -> Move | None:
+        return decode(action)
 
-        Raises:
-            IllegalActionError: no legal action has that label.
-        """
-        try:
-            return super().string_to_action(text)
-        except IllegalActionError:
-            wanted = " ".join(str(text).strip().lower().split())
-            if self.node == "lineup" and wanted in _DRAW_ALIASES and self._is_legal(_DRAW_ALIASES[wanted]):
-                return _DRAW_ALIASES[wanted]
-            if self.node in ("proxy_bid", "proxy_reveal") and wanted.startswith("proxy "):
-                return super().string_to_action(wanted.replace(" ", "-", 1))
-            raise
+    def phase(self) -> BusstopPhase | None:
+        """The phase of the round (:class:`~bus_lab.games.busstop.phases.BusstopPhase`), ``None`` at the end."""
+        return self.node
+
+    def _normalize_label(self, text: str) -> str:
+        """Draws by name (``"girl"``, ``"VIP girl"``, ``"vip-girl"``, ``"alien"``) read as their
+        kind codes, ``"proxy 7"`` as ``"proxy-7"``, and a white move named by its owner
+        (``"take Seat 1's tile"``) as its label once the tile is revealed."""
+        if text in _DRAW_SPELLINGS:
+            return _DRAW_SPELLINGS[text]
+        if text.startswith("proxy "):
+            return text.replace(" ", "-", 1)
+        found = _TAKE_LABEL.fullmatch(text)
+        if found and found.group(3) == "tile" and self.zone_holders:
+            owner = self._take_owner(found)
+            tile = self.bids[owner] if owner is not None and owner < len(self.bids) else None
+            if tile is not None:
+                return f"{text[: found.start(3)]}{tile}"
+        return text
+
+    def _take_owner(self, found: re.Match[str]) -> int | None:
+        if found.group(2):
+            return self.proxy
+        return int(found.group(1))
+
+    def _parse_label(self, text: str) -> int | None:
+        """The action named by a normalized label, whether legal now or not."""
+        if not _FIXED_LABELS:
+            for action in range(STOP + 1):
+                move = decode(action)
+                if move is not None and not isinstance(move, TakeTile):
+                    _FIXED_LABELS[move_label(move).casefold()] = action
+        if text in _FIXED_LABELS:
+            return _FIXED_LABELS[text]
+        found = _TAKE_LABEL.fullmatch(text)
+        if found:
+            owner = self._take_owner(found)
+            if owner is not None and owner < self.participants:
+                return TakeTile(owner).action
+        return None
 
     def _apply_action(self, action: int) -> None:
         self._legal_cache = None
-        getattr(self, "_on_" + self.node)(action)
+        getattr(self, PHASES[self.node].handler)(action)
         self._legal_cache = None
         self._auto()
 
     def _auto(self) -> None:
         """Make every forced decision (a single legal move) at once, logging it."""
-        while self.node in ("bid", "white", "place"):
+        while self.node in _FORCED_PHASES:
             legal = self._compute_legal()
             if len(legal) != 1:
                 return
-            getattr(self, "_on_" + self.node)(legal[0], forced=True)
+            getattr(self, PHASES[self.node].handler)(legal[0], forced=True)
 
     # -- a round -------------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -486,26 +527,21 @@ class BusstopState(State):
         self.bids = [None] * self.participants
         self.zone_holders = []
         self.played = []
-        self.node = "lineup"
-        who = self.name(self.conductor)
-        how = " (automatically)" if self.conductor == self.proxy else ""
+        self.node = BusstopPhase.LINEUP
         self._log(
             "BSB-ROUND-LINEUP",
-            f"Round {self.round} of {ROUNDS}: the conductor, {who}, lines up "
-            f"{self.zone.passengers} passengers from the stack{how}.",
             round=self.round,
             conductor=self.conductor,
+            name=self.name(self.conductor),
+            passengers=self.zone.passengers,
+            automatic=self.conductor == self.proxy,
         )
 
-    def _on_lineup(self, kind: int) -> None:
+    def _on_lineup(self, action: int) -> None:
+        kind = _decoded(action, PassengerDrawn).passenger
         self.stack[kind] -= 1
         self.lineup.append(kind)
-        self._log(
-            "BSB-ROUND-LINEUP",
-            f"q{len(self.lineup)}: {KIND_NAMES[kind]} ({KIND_LABELS[kind]}).",
-            slot=len(self.lineup),
-            kind=KIND_CODES[kind],
-        )
+        self._log("BSB-ROUND-LINEUP", slot=len(self.lineup), kind=KIND_CODES[kind])
         if len(self.lineup) == self.zone.passengers:
             self._start_bidding()
 
@@ -514,48 +550,37 @@ class BusstopState(State):
         clockwise = [(self.conductor + i) % n for i in range(n)]
         self.bid_order = [k for k in clockwise if k != self.proxy]
         self.bid_index = 0
-        self.node = "proxy_bid" if self.conductor == self.proxy else "bid"
+        self.node = BusstopPhase.PROXY_BID if self.conductor == self.proxy else BusstopPhase.BID
 
     def _on_proxy_bid(self, action: int) -> None:
-        tile = action - PROXY_DRAW_BASE
+        tile = _decoded(action, ProxyTileDrawn).tile
         self.hands[self.proxy].discard(tile)
         self.bids[self.proxy] = tile
-        self._log(
-            "BSB-PROXY-CONDUCTOR",
-            f"The proxy bus is the conductor: its top tile, {tile}, is turned "
-            "face up before the players choose.",
-            tile=tile,
-        )
-        self.node = "bid"
+        self._log("BSB-PROXY-CONDUCTOR", tile=tile)
+        self.node = BusstopPhase.BID
 
     def _on_bid(self, action: int, forced: bool = False) -> None:
         seat = self.bid_order[self.bid_index]
-        tile = action - BID_BASE
+        tile = _decoded(action, ChooseTile).tile
         self.hands[seat].discard(tile)
         self.bids[seat] = tile
-        last = " (the only tile left)" if forced else ""
         if seat == self.conductor:
-            self._log(
-                "BSB-ROUND-BID",
-                f"{self.name(seat)}, the conductor, plays tile {tile} face up{last}.",
-                seat=seat,
-                tile=tile,
-            )
-        else:
-            self._log("BSB-ROUND-BID", f"{self.name(seat)} chooses a tile face down{last}.", seat=seat)
+            self._log("BSB-ROUND-BID", seat=seat, tile=tile, name=self.name(seat), forced=forced)
+        else:  # face down: the event (public) does not name the tile
+            self._log("BSB-ROUND-BID", seat=seat, name=self.name(seat), forced=forced)
         self.bid_index += 1
         if self.bid_index < len(self.bid_order):
             return
         if self.proxy is not None and self.conductor != self.proxy:
-            self.node = "proxy_reveal"
+            self.node = BusstopPhase.PROXY_REVEAL
         else:
             self._reveal()
 
     def _on_proxy_reveal(self, action: int) -> None:
-        tile = action - PROXY_DRAW_BASE
+        tile = _decoded(action, ProxyTileDrawn).tile
         self.hands[self.proxy].discard(tile)
         self.bids[self.proxy] = tile
-        self._log("BSB-PROXY", f"The proxy bus's face-down tile is its top tile: {tile}.", tile=tile)
+        self._log("BSB-PROXY", tile=tile)
         self._reveal()
 
     def play_order(self) -> list[int]:
@@ -565,23 +590,16 @@ class BusstopState(State):
         return sorted(range(n), key=lambda k: (self.bids[k], (k - self.conductor) % n))
 
     def _reveal(self) -> None:
-        shown = ", ".join(f"{self.name(k)} {self.bids[k]}" for k in range(self.participants))
-        self._log("BSB-ROUND-BID", f"Reveal: {shown}.", tiles=list(self.bids))
+        names = [self.name(k) for k in range(self.participants)]
+        self._log("BSB-ROUND-BID", tiles=list(self.bids), names=names)
         self.zone_holders = self.play_order()
-        order = ", ".join(
-            f"P{i + 1} {self.name(k)} ({self.bids[k]})" for i, k in enumerate(self.zone_holders)
-        )
-        self._log(
-            "BSB-ROUND-ORDER",
-            f"Player order, lowest first, ties clockwise from the conductor: {order}.",
-            order=list(self.zone_holders),
-        )
+        self._log("BSB-ROUND-ORDER", order=list(self.zone_holders), tiles=list(self.bids), names=names)
         self.next_conductor = self.zone_holders[self.zone.conductor]
         self._log(
             "BSB-ROUND-CONDUCTOR",
-            f"{self.name(self.next_conductor)} is on the conductor space "
-            f"(P{self.zone.conductor + 1}) and will be the next conductor.",
             conductor=self.next_conductor,
+            name=self.name(self.next_conductor),
+            position=self.zone.conductor + 1,
         )
         self.played = list(self.zone_holders)
         self.take_pos = 0
@@ -597,98 +615,96 @@ class BusstopState(State):
                 self.boards[holder].received.append(token)
                 self._log(
                     "BSB-ROUND-TAKE",
-                    f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
-                    f"from q{slot + 1} (black icon).",
                     participant=holder,
                     slot=slot + 1,
+                    name=self.name(holder),
+                    position=self.take_pos + 1,
+                    **self.passenger_data(token),
                 )
             if self.zone.white[self.take_pos]:
-                self.node = "white"
+                self.node = BusstopPhase.WHITE
                 return
             self.take_pos += 1
         self._start_distribution()
 
     def _on_white(self, action: int, forced: bool = False) -> None:
         holder = self.zone_holders[self.take_pos]
-        owner = action - WHITE_BASE
+        owner = _decoded(action, TakeTile).owner
         self.played.remove(owner)
         token = self.tile_token(owner, self.bids[owner])
         self.boards[holder].received.append(token)
-        how = " (the only one left)" if forced else ""
-        by = (
-            f", chosen by the proxy player Seat {self.proxy_player}"
-            if holder == self.proxy and not forced
-            else ""
-        )
         self._log(
             "BSB-ROUND-TAKE",
-            f"P{self.take_pos + 1}: {self.name(holder)} takes {self.token_text(token)} "
-            f"(white icon){how}{by}.",
             participant=holder,
             owner=owner,
+            name=self.name(holder),
+            position=self.take_pos + 1,
+            forced=forced,
+            chosen_by=self.proxy_player if holder == self.proxy and not forced else None,
+            **self.passenger_data(token),
         )
         self.take_pos += 1
         self._take_black()
 
     def _start_distribution(self) -> None:
         self.dist_index = 0
-        self.stage = "place"
-        self._log(
-            "BSB-ROUND-DISTRIBUTE",
-            "Everyone places the passengers they received, one at a time, on a bus "
-            "or at the tail of their queue, in player order.",
-        )
+        self.stage = BusstopPhase.PLACE
+        self._log("BSB-ROUND-DISTRIBUTE")
         self._next_distribution()
 
     def _next_distribution(self) -> None:
         while self.dist_index < self.participants:
             who = self.zone_holders[self.dist_index]
             board = self.boards[who]
-            if self.stage == "place":
+            if self.stage is BusstopPhase.PLACE:
                 if board.received:
-                    self.node = "place"
+                    self.node = BusstopPhase.PLACE
                     return
-                self.stage = "board"
+                self.stage = BusstopPhase.BOARD
             if board.queue and any(
                 self.bus_accepts(who, b, self.token_class(board.queue[0])) for b in range(3)
             ):
-                self.node = "board"
+                self.node = BusstopPhase.BOARD
                 return
             self.dist_index += 1
-            self.stage = "place"
+            self.stage = BusstopPhase.PLACE
         self._end_round()
 
     def _on_place(self, action: int, forced: bool = False) -> None:
         who = self.zone_holders[self.dist_index]
         board = self.boards[who]
-        cls, dest = divmod(action - PLACE_BASE, 4)
+        move = _decoded(action, PlacePassenger)
+        cls = move.passenger_class
         token = next(t for t in board.received if self.token_class(t) == cls)
         board.received.remove(token)
-        how = " (no other choice)" if forced else ""
-        if dest == QUEUE_DEST:
+        if move.bus is None:
             board.queue.append(token)
-            off = " (off the board)" if len(board.queue) > QUEUE_SPACES else ""
             self._log(
                 "BSB-QUEUE",
-                f"{self.name(who)}: {self.token_text(token)} joins the queue at space "
-                f"{len(board.queue)}{off}{how}.",
                 participant=who,
                 place=len(board.queue),
+                name=self.name(who),
+                forced=forced,
+                **self.passenger_data(token),
             )
         else:
-            self._board(who, token, dest, "BSB-BOARD-SORT", how)
+            self._board(who, token, move.bus, "BSB-BOARD-SORT", forced)
         self._next_distribution()
 
-    def _board(self, who: int, token: int, bus: int, rule: str, how: str = "") -> None:
+    def _board(self, who: int, token: int, bus: int, rule: str, forced: bool = False) -> None:
         board = self.boards[who]
         board.buses[bus].append(token)
         seats = self.bus_seats[bus]
+        extra = {"forced": forced} if rule == "BSB-BOARD-SORT" else {}
         self._log(
             rule,
-            f"{self.name(who)}: {self.token_text(token)} boards bus {bus + 1} "
-            f"({len(board.buses[bus])}/{seats}){how}.",
             participant=who,
             bus=bus + 1,
+            name=self.name(who),
+            riders=len(board.buses[bus]),
+            seats=seats,
+            **extra,
+            **self.passenger_data(token),
         )
         if len(board.buses[bus]) == seats:
             riders = board.buses[bus]
@@ -697,40 +713,34 @@ class BusstopState(State):
                 self.boards[self.proxy_player].pile.extend(riders)
                 self._log(
                     "BSB-BOARD-LEAVE",
-                    f"The proxy's bus {bus + 1} is full and leaves.",
                     participant=who,
                     bus=bus + 1,
-                )
-                self._log(
-                    "BSB-PROXY-LEAVE",
-                    f"Seat {self.proxy_player}, the proxy player, banks its "
-                    f"{len(riders)} passengers in their own score pile.",
-                    seat=self.proxy_player,
+                    name=self.name(who),
                     passengers=len(riders),
+                    proxy=True,
                 )
+                self._log("BSB-PROXY-LEAVE", seat=self.proxy_player, passengers=len(riders))
             else:
                 board.pile.extend(riders)
                 self._log(
                     "BSB-BOARD-LEAVE",
-                    f"{self.name(who)}'s bus {bus + 1} is full and leaves: "
-                    f"{len(riders)} passengers go to the score pile.",
                     participant=who,
                     bus=bus + 1,
+                    name=self.name(who),
+                    passengers=len(riders),
+                    proxy=False,
                 )
 
     def _on_board(self, action: int) -> None:
         who = self.zone_holders[self.dist_index]
-        if action == STOP:
-            self._log(
-                "BSB-QUEUE-BOARD",
-                f"{self.name(who)} lets no more of the queue board this round.",
-                participant=who,
-            )
+        if isinstance(decode(action), StopBoarding):
+            self._log("BSB-QUEUE-BOARD", participant=who, name=self.name(who))
             self.dist_index += 1
-            self.stage = "place"
+            self.stage = BusstopPhase.PLACE
         else:
             token = self.boards[who].queue.pop(0)
-            self._board(who, token, action - BOARD_BASE, "BSB-QUEUE-BOARD", " from the head of the queue")
+            bus = _decoded(action, HeadBoards).bus
+            self._board(who, token, bus, "BSB-QUEUE-BOARD")
         self._next_distribution()
 
     def _end_round(self) -> None:
@@ -740,21 +750,16 @@ class BusstopState(State):
                 board.extra_open = True
                 self._log(
                     "BSB-EXTRA-BUS",
-                    f"{self.name(k)} has {len(board.queue)} waiting at the end of round "
-                    f"{self.round}: the third bus opens from the next round on.",
                     participant=k,
+                    name=self.name(k),
+                    waiting=len(board.queue),
+                    round=self.round,
                 )
         if self.proxy is not None:
             queue = self.boards[self.proxy].queue
             if len(queue) >= PROXY_PENALTY_AT:
                 self.boards[self.proxy_player].penalty.extend(queue)
-                self._log(
-                    "BSB-PROXY-PENALTY",
-                    f"The proxy queue holds {len(queue)}: Seat {self.proxy_player}, "
-                    f"the proxy player, takes them as penalty tiles and the proxy queue is emptied.",
-                    seat=self.proxy_player,
-                    tiles=len(queue),
-                )
+                self._log("BSB-PROXY-PENALTY", seat=self.proxy_player, tiles=len(queue))
                 self.boards[self.proxy].queue = []
         if self.round == ROUNDS:
             self._finish()
@@ -763,17 +768,13 @@ class BusstopState(State):
         self.conductor = self.next_conductor
         if self.proxy is not None:
             self.proxy_player = 1 - self.proxy_player
-            self._log(
-                "BSB-PROXY-CHOICES",
-                f"Seat {self.proxy_player} makes the proxy bus's choices this round.",
-                seat=self.proxy_player,
-            )
+            self._log("BSB-PROXY-CHOICES", seat=self.proxy_player, round=self.round)
         self._start_round()
 
     def _finish(self) -> None:
         self.node = None
         self.lineup = []
-        self._log("BSB-END", f"After round {ROUNDS} the game ends and is scored.")
+        self._log("BSB-END", rounds=ROUNDS)
         for seat in range(self.num_players):
             board = self.boards[seat]
             lines = self.score_breakdown(seat)
@@ -784,48 +785,50 @@ class BusstopState(State):
             classes = [self.token_class(t) for t in board.pile]
             vips = sum(VIP_BASE <= c < ET for c in classes)
             ets = sum(c == ET for c in classes)
+            name = self.name(seat)
             self._log(
                 "BSB-SCORE-PILE",
-                f"{self.name(seat)}'s score pile: {len(classes)} passengers ({vips} VIP, "
-                f"{ets} ET): {total('BSB-SCORE-PILE'):+d}.",
                 seat=seat,
                 points=total("BSB-SCORE-PILE"),
+                name=name,
+                passengers=len(classes),
+                vips=vips,
+                ets=ets,
             )
             if self.passenger_bonus:
                 self._log(
                     "BSB-OPT-BONUS",
-                    f"{self.name(seat)}'s {SORT_PLURALS[self.bonus_sort(seat)]} in the pile "
-                    f"count double: {total('BSB-OPT-BONUS'):+d} more.",
                     seat=seat,
                     points=total("BSB-OPT-BONUS"),
+                    name=name,
+                    sort=SORTS[self.bonus_sort(seat)],
                 )
-            waiting = len(board.queue) + len(board.penalty)
-            extra = f" (with {len(board.penalty)} penalty tiles)" if board.penalty else ""
             self._log(
                 "BSB-SCORE-QUEUE",
-                f"{self.name(seat)}'s queue: {waiting} waiting{extra}: "
-                f"{total('BSB-SCORE-QUEUE', 'BSB-PROXY-PENALTY'):+d}.",
                 seat=seat,
                 points=total("BSB-SCORE-QUEUE", "BSB-PROXY-PENALTY"),
+                name=name,
+                waiting=len(board.queue) + len(board.penalty),
+                penalty=len(board.penalty),
             )
             if self.end_bonus:
-                met = self.requirement_met(seat)
                 self._log(
                     "BSB-OPT-ENDBONUS",
-                    f"{self.name(seat)}: {END_BONUS_REQUIREMENTS[self.requirement(seat)]}: "
-                    + (f"met, +{END_BONUS_POINTS}." if met else "not met."),
                     seat=seat,
-                    met=met,
+                    met=self.requirement_met(seat),
+                    name=name,
+                    requirement=self.requirement(seat),
+                    bonus=END_BONUS_POINTS,
                 )
-        scores = self.returns()
-        totals = ", ".join(f"{self.name(s)} {scores[s]} ({self.ets(s)} ET)" for s in range(self.num_players))
-        self._log("BSB-WIN", f"Totals: {totals}.", points=scores)
+        seats = range(self.num_players)
+        self._log(
+            "BSB-WIN",
+            points=self.returns(),
+            names=[self.name(s) for s in seats],
+            ets=[self.ets(s) for s in seats],
+        )
         winners = self.winners()
-        names = " and ".join(self.name(s) for s in winners)
-        if len(winners) > 1:
-            self._log("BSB-WIN", f"{names} tie on points and on ETs: they share the win.", winners=winners)
-        else:
-            self._log("BSB-WIN", f"{names} wins (highest total; ties go to the fewest ETs).", winners=winners)
+        self._log("BSB-WIN", winners=winners, names=[self.name(s) for s in winners])
 
     # -- scoring --------------------------------------------------------------------------------
     def passenger_points(self, participant: int, token: int) -> int:
@@ -883,10 +886,10 @@ class BusstopState(State):
         """Lines ``{"label", "rule", "points", "times"}`` adding up to ``returns()[seat]``.
 
         Raises:
-            IndexError: no such seat.
+            InputTypeError: ``seat`` is not an integer.
+            ParameterError: no such seat.
         """
-        if not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        seat = self._check_seat(seat, spectator=False)
         board = self.boards[seat]
         fav = self.bonus_sort(seat) if self.passenger_bonus else None
         lines: list[dict[str, Any]] = []
@@ -956,22 +959,22 @@ class BusstopState(State):
             verb = "share the win" if len(winners) > 1 else "wins"
             return f"Game over: {names} {verb} with {self.returns()[winners[0]]} points."
         r = f"Round {self.round} of {ROUNDS}"
-        if node == "lineup":
+        if node is BusstopPhase.LINEUP:
             return f"{r}: turn up passenger {len(self.lineup) + 1} of {self.zone.passengers} for the line-up."
-        if node == "proxy_bid":
+        if node is BusstopPhase.PROXY_BID:
             return f"{r}: turn up the proxy bus's tile (it is the conductor)."
-        if node == "proxy_reveal":
+        if node is BusstopPhase.PROXY_REVEAL:
             return f"{r}: turn up the proxy bus's face-down tile for the reveal."
         who = self.acting_participant()
-        if node == "bid":
+        if node is BusstopPhase.BID:
             how = "face up (you are the conductor)" if who == self.conductor else "face down"
             return f"{r}: {self.name(who)}, choose a player tile {how}."
-        if node == "white":
+        if node is BusstopPhase.WHITE:
             for_proxy = f" (Seat {self.proxy_player} chooses for it)" if who == self.proxy else ""
             return f"{r}: {self.name(who)} at P{self.take_pos + 1} takes one of the played tiles{for_proxy}."
         board = self.boards[who]
         for_proxy = f" (Seat {self.proxy_player} decides for it)" if who == self.proxy else ""
-        if node == "place":
+        if node is BusstopPhase.PLACE:
             n = len(board.received)
             return (
                 f"{r}: {self.name(who)}{for_proxy}, place your passengers: {n} to go, each on a bus "
@@ -980,104 +983,28 @@ class BusstopState(State):
         head = self.token_text(board.queue[0])
         return f"{r}: {self.name(who)}{for_proxy}, let the head of the queue ({head}) board, or stop."
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-safe (``None``: the spectator, every tile shown).
+    def view(self, seat: int | None = None) -> BusstopView:  # type: ignore[override]
+        """What ``seat`` may see, JSON-safe (``None``: the spectator, every tile shown); the shape
+        is :class:`~bus_lab.games.busstop.views.BusstopView`.
 
         Hidden from a seat: the order of the passenger stack (only how many of each kind are left,
         which anyone can count) and the tiles other seats chose face down this round (shown as
         ``"hidden"`` until the reveal; their hands then still include that tile).
 
         Raises:
-            IndexError: ``seat`` is not at the table.
+            InputTypeError: ``seat`` is not an integer or ``None``.
+            ParameterError: ``seat`` is not at the table.
         """
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
-        revealed = bool(self.zone_holders)
-        code = self.token_code
+        return build_view(self, self._check_seat(seat))
 
-        def bid_view(k: int) -> dict[str, Any]:
-            tile = self.bids[k]
-            if tile is None:
-                return {"state": "none", "tile": None}
-            if revealed or k == self.conductor or seat is None or seat == k:
-                return {"state": "shown", "tile": tile}
-            return {"state": "hidden", "tile": None}
+    def public_view(self) -> BusstopView:
+        """The table as everyone sees it: the spectator's view with every face-down tile hidden
+        (BSB-ROUND-BID). ``str(state)`` and the state's HTML draw this one."""
+        return build_view(self, PUBLIC)
 
-        bids = [bid_view(k) for k in range(self.participants)]
-        boards = []
-        for k, board in enumerate(self.boards):
-            hand = set(self.hands[k])
-            if bids[k]["state"] == "hidden":
-                hand.add(self.bids[k])
-            boards.append(
-                {
-                    "name": self.name(k),
-                    "buses": [
-                        {
-                            "seats": self.bus_seats[b],
-                            "open": self.bus_open(k, b),
-                            "sort": None if self.bus_sort(k, b) is None else SORTS[self.bus_sort(k, b)],
-                            "passengers": [code(t) for t in board.buses[b]],
-                        }
-                        for b in range(3)
-                    ],
-                    "queue": [code(t) for t in board.queue],
-                    "pile": [code(t) for t in board.pile],
-                    "penalty": [code(t) for t in board.penalty],
-                    "received": [code(t) for t in board.received],
-                    "hand": sorted(hand),
-                    "extra_bus": board.extra_open,
-                    "bonus_sort": SORTS[self.bonus_sort(k)]
-                    if self.passenger_bonus and k != self.proxy
-                    else None,
-                    "requirement": self.requirement(k) if self.end_bonus and k != self.proxy else None,
-                }
-            )
-        played = [{"owner": k, "tile": self.bids[k]} for k in self.played] if revealed else []
-        positions = []
-        for i in range(self.participants):
-            holder = self.zone_holders[i] if revealed else None
-            positions.append(
-                {
-                    "black": [s + 1 for s in self.zone.black[i]],
-                    "white": self.zone.white[i],
-                    "conductor": i == self.zone.conductor,
-                    "holder": holder,
-                    "tile": None if holder is None else self.bids[holder],
-                }
-            )
-        by_kind = {KIND_NAMES[k]: c for k, c in enumerate(self.stack)}
-        return {
-            "game": "busstop",
-            "viewer": seat,
-            "players": self.num_players,
-            "participants": self.participants,
-            "proxy": self.proxy,
-            "proxy_player": self.proxy_player,
-            "names": [self.name(k) for k in range(self.participants)],
-            "round": self.round,
-            "rounds": ROUNDS,
-            "node": self.node,
-            "to_move": self.current_player(),
-            "acting": self.acting_participant(),
-            "status": self.status(),
-            "conductor": self.conductor,
-            "next_conductor": self.next_conductor if revealed else None,
-            "stack": {"left": sum(self.stack), "by_kind": by_kind},
-            "lineup": [None if t is None else code(t) for t in self.lineup],
-            "slots": self.zone.passengers,
-            "zone": positions,
-            "take_position": self.take_pos if self.node == "white" else None,
-            "bids": bids,
-            "played": played,
-            "boards": boards,
-            "tile_sorts": {str(t): SORTS[self.sheet.tile_sort(t)] for t in TILES},
-            "queue_spaces": QUEUE_SPACES,
-            "scores": self.returns(),
-            "ets": [self.ets(s) for s in range(self.num_players)],
-            "winners": self.winners(),
-            "options": {"passenger_bonus": self.passenger_bonus, "end_bonus": self.end_bonus},
-        }
+    def _render(self, which: int) -> str:
+        module = importlib.import_module(self.RENDER[0])
+        return getattr(module, self.RENDER[which])(self.public_view())
 
     # -- copying ------------------------------------------------------------------------------------
     def clone(self) -> BusstopState:
@@ -1093,3 +1020,32 @@ class BusstopState(State):
         other.zone_holders = list(self.zone_holders)
         other.played = list(self.played)
         return other
+
+
+#: Phases whose single legal move is made at once (BSB-ROUND-BID, BSB-ROUND-TAKE, BSB-ROUND-DISTRIBUTE).
+_FORCED_PHASES = (BusstopPhase.BID, BusstopPhase.WHITE, BusstopPhase.PLACE)
+
+
+def _decoded(action: int, kind: type[_M]) -> _M:
+    """The move of ``action``, known to be a ``kind`` (the phase's handler is given legal actions only)."""
+    move = decode(action)
+    assert isinstance(move, kind)
+    return move
+
+
+def move_label(move: Move) -> str:
+    """The label of a move as it reads at every state (a white move's before the reveal)."""
+    if isinstance(move, PassengerDrawn):
+        return KIND_CODES[move.passenger]
+    if isinstance(move, ProxyTileDrawn):
+        return f"proxy-{move.tile}"
+    if isinstance(move, ChooseTile):
+        return f"tile {move.tile}"
+    if isinstance(move, TakeTile):
+        return f"take Seat {move.owner}'s tile"
+    if isinstance(move, PlacePassenger):
+        where = "queue" if move.bus is None else f"bus {move.bus + 1}"
+        return f"{CLASS_NAMES[move.passenger_class]} to {where}"
+    if isinstance(move, HeadBoards):
+        return f"head to bus {move.bus + 1}"
+    return "stop boarding"
