@@ -42,6 +42,8 @@ from bus_lab.games.bus_city.moves import (
     SWAP_BASE,
     TAKE_BASE,
 )
+from bus_lab.games.bus_city.narrate import narrate, seat_name
+from bus_lab.games.bus_city.narrate import plural as _plural
 from bus_lab.games.bus_city.phases import CHANCE_PHASES, PHASES, BusCityPhase
 
 Ph = BusCityPhase
@@ -102,15 +104,6 @@ def _side_of(slot: G.Slot, letter: str) -> int | None:
     return None
 
 
-def seat_name(seat: int) -> str:
-    """``"Seat 2"``: how players are named in events and views (seats are numbered from 0)."""
-    return f"Seat {seat}"
-
-
-def _plural(k: int, word: str) -> str:
-    return f"{k} {word}{'' if k == 1 else 's'}"
-
-
 class BusCityState(State):
     """A game of BUS in progress.
 
@@ -128,6 +121,7 @@ class BusCityState(State):
 
     RENDER = ("bus_lab.games.bus_city.render", "grid_html", "grid_text")
     PHASES = PHASES  # type: ignore[assignment]
+    NARRATE = narrate
 
     def __init__(self, game):
         super().__init__(game)
@@ -175,37 +169,12 @@ class BusCityState(State):
             sym: sum(1 for s in streets if s.symbol == sym)
             for sym in ("destination", "stop", "site", "plain")
         }
-        self._log(
-            "BUS-GRID",
-            "The City Grid: four blocks in a 2x2 square; its 12 streets between 3x3 "
-            "intersections (a1 to c3) each hold one street card.",
-        )
-        self._log(
-            "BUS-COMP-STREETS",
-            f"Street cards ({self.sheet.title}): {counts['destination']} passenger "
-            f"destinations, {counts['stop']} bus stops, {counts['site']} construction site and "
-            f"{counts['plain']} plain cards; each symbol is on one side of its street.",
-            **counts,
-        )
-        self._log(
-            "BUS-COMP-PASSENGERS",
-            f"{len(self.sheet.passengers)} passenger cards, each with two "
-            "passengers of different colours, a value and a speed limit.",
-            cards=len(self.sheet.passengers),
-        )
-        sides = ", ".join(f"{seat_name(s)} the {G.PROGRESS_SIDES[s][0]} side" for s in range(n))
-        self._log(
-            "BUS-SETUP",
-            f"{n} players. The street cards are shuffled into the grid with random "
-            f"orientations, the passenger cards into a deck with 2 turned face up; progress areas: {sides}.",
-            players=n,
-        )
+        self._log("BUS-GRID")
+        self._log("BUS-COMP-STREETS", sheet=self.sheet.title, **counts)
+        self._log("BUS-COMP-PASSENGERS", cards=len(self.sheet.passengers))
+        self._log("BUS-SETUP", what="table", players=n, sides=[G.PROGRESS_SIDES[s][0] for s in range(n)])
         if self.challenging:
-            self._log(
-                "BUS-CH-SIDE",
-                "Challenging play: a symbol works only from its side of the street; buses "
-                "drive on the right.",
-            )
+            self._log("BUS-CH-SIDE", what="rules")
 
     # -- small helpers -------------------------------------------------------------------
     def _invalidate(self) -> None:
@@ -652,13 +621,14 @@ class BusCityState(State):
         self.slots[slot] = [card, side]
         info = G.SLOTS[slot]
         street = self.sheet.streets[card]
-        where = "" if street.symbol == "plain" else f", symbol on the {info.side_name(side)} side"
         self._log(
             "BUS-SETUP",
-            f"Street card {street.id} ({street.describe()}) is laid on {info.name}{where}.",
+            what="street",
             slot=info.name,
             card=street.id,
             side=info.side_name(side),
+            symbol=street.symbol,
+            describe=street.describe(),
         )
         if slot + 1 == G.NUM_SLOTS:
             self._continue()
@@ -673,13 +643,7 @@ class BusCityState(State):
         self.deck.discard(card)
         self.faceup.append(card)
         p = self.sheet.passengers[card]
-        self._log(
-            "BUS-FACEUP",
-            f"{p.id} (value {p.value}, speed {p.speed}) is turned face up; "
-            f"{_plural(len(self.deck), 'card')} left in the deck.",
-            card=p.id,
-            deck=len(self.deck),
-        )
+        self._log("BUS-FACEUP", what="faceup", card=p.id, deck=len(self.deck), value=p.value, speed=p.speed)
         self._continue()
 
     def _on_draw(self, action: int) -> None:
@@ -691,15 +655,17 @@ class BusCityState(State):
     def _give(self, seat: int, card: int, blind: bool) -> None:
         self.held[seat].append([card, 0])
         p = self.sheet.passengers[card]
-        how = "draws blind from the deck" if blind else "takes the face-up card"
         rule = "BUS-START" if self.stage == "start" else "BUS-PICKUP"
         self._log(
             rule,
-            f"{seat_name(seat)} {how}: {p.id} ({' and '.join(p.colours)} passengers, value {p.value}, "
-            f"speed {p.speed}) goes to Picked Up ({_plural(len(self.held[seat]), 'card')} in progress).",
+            what="take",
             seat=seat,
             card=p.id,
             blind=blind,
+            colours=list(p.colours),
+            value=p.value,
+            speed=p.speed,
+            in_progress=len(self.held[seat]),
         )
 
     def _continue(self) -> None:
@@ -723,24 +689,23 @@ class BusCityState(State):
         seat = self.actor
         self.buses[seat] = n
         others = [
-            seat_name(s)
+            s
             for s in range(self.num_players)
             if s != seat and self.buses[s] is not None and self.buses[s] // 2 == n // 2
         ]
-        share = f" (sharing it with {' and '.join(others)})" if others else ""
         info = G.SLOTS[n // 2]
         self._log(
             "BUS-START",
-            f"{seat_name(seat)} places the bus on the bus stop {info.name}, heading "
-            f"{info.heading_name(n % 2)}{share}.",
+            what="place",
             seat=seat,
-            slot=G.SLOTS[n // 2].name,
-            heading=G.SLOTS[n // 2].heading_name(n % 2),
+            slot=info.name,
+            heading=info.heading_name(n % 2),
+            sharing=others,
         )
         if self.supply():
             self.node = Ph.START_PICK
         else:
-            self._log("BUS-PICKUP", "No passenger card is left to take.")
+            self._log("BUS-PICKUP", what="empty")
             self._next_start()
 
     def _on_start_pick(self, action: int) -> None:
@@ -750,11 +715,7 @@ class BusCityState(State):
         seat = self.actor
         move = self._plain_move(action)
         if isinstance(move, M.Pass):
-            self._log(
-                "BUS-ONE-ACTION",
-                f"{seat_name(seat)} takes no passenger card (picking up is optional).",
-                seat=seat,
-            )
+            self._log("BUS-ONE-ACTION", what="no_pickup", seat=seat)
             self._end_turn()
             return
         if isinstance(move, M.DrawBlind):
@@ -765,7 +726,7 @@ class BusCityState(State):
         self.faceup.remove(card)
         self._give(seat, card, blind=False)
         if self.deck:
-            self._log("BUS-FACEUP", "The face-up cards are refilled at once from the deck.")
+            self._log("BUS-FACEUP", what="refill")
         self._continue()
 
     def _next_start(self) -> None:
@@ -782,20 +743,9 @@ class BusCityState(State):
         self.speed_limit = self.limit_for(seat)
         self.move_start = self.buses[seat]
         self.node = Ph.MOVE
-        self._log(
-            "BUS-TURN",
-            f"Round {self.round}: {seat_name(seat)}'s turn; the bus must move.",
-            seat=seat,
-            round=self.round,
-        )
-        if self.held[seat]:
-            speeds = ", ".join(str(self.sheet.passengers[c].speed) for c, _ in self.held[seat])
-            text = f"speed limit {self.speed_limit} (the lowest of {speeds}) for this whole turn"
-        elif self.speed_limit is None:
-            text = "no card in progress, so no speed limit"
-        else:
-            text = f"no card in progress: the empty-bus limit of {self.speed_limit} applies"
-        self._log("BUS-SPEED", f"{seat_name(seat)}: {text}.", seat=seat, limit=self.speed_limit)
+        self._log("BUS-TURN", seat=seat, round=self.round)
+        speeds = [self.sheet.passengers[c].speed for c, _ in self.held[seat]]
+        self._log("BUS-SPEED", seat=seat, limit=self.speed_limit, speeds=speeds)
 
     def _on_move(self, action: int) -> None:
         seat = self.actor
@@ -804,22 +754,15 @@ class BusCityState(State):
         self.last_route = [start] + list(route)
         wanted_before = self._carried_bits(seat)
         passed_start = any(n // 2 == start // 2 for n in route)
-        path = " → ".join(G.node_label(n) for n in route)
-        limit = "no limit" if self.speed_limit is None else f"limit {self.speed_limit}"
         self._log(
             "BUS-MOVE",
-            f"{seat_name(seat)} drives {_plural(len(route), 'step')} ({limit}) from "
-            f"{G.node_label(start)}: {path}.",
             seat=seat,
             route=[G.node_label(n) for n in route],
+            start=G.node_label(start),
+            limit=self.speed_limit,
         )
         if passed_start:
-            self._log(
-                "BUS-MOVE-END",
-                f"{seat_name(seat)} passes its starting card {G.SLOTS[start // 2].name}; "
-                "that is allowed as long as the move does not end there.",
-                seat=seat,
-            )
+            self._log("BUS-MOVE-END", seat=seat, slot=G.SLOTS[start // 2].name)
         for n in route:
             self._enter(seat, n)
         self.buses[seat] = route[-1]
@@ -841,11 +784,12 @@ class BusCityState(State):
         if self.challenging and not self.symbol_usable(slot, n % 2):
             self._log(
                 "BUS-CH-SIDE",
-                f"{seat_name(seat)} passes the {street.colour} destination on {info.name} "
-                f"heading {info.heading_name(n % 2)}, but it is on the other side of the street "
-                f"({info.side_name(self.slots[slot][1])}): no drop-off.",
+                what="no_dropoff",
                 seat=seat,
                 slot=info.name,
+                colour=street.colour,
+                heading=info.heading_name(n % 2),
+                side=info.side_name(self.slots[slot][1]),
             )
             return
         finished = []
@@ -854,20 +798,14 @@ class BusCityState(State):
             if self._card_bits[card] & bit and not done & bit:
                 entry[1] |= bit
                 p = self.sheet.passengers[card]
-                self._log(
-                    "BUS-DROPOFF",
-                    f"{seat_name(seat)} drops off the {street.colour} passenger of {p.id} at {info.name}.",
-                    seat=seat,
-                    card=p.id,
-                    colour=street.colour,
-                    slot=info.name,
-                )
+                self._log("BUS-DROPOFF", seat=seat, card=p.id, colour=street.colour, slot=info.name)
                 if self.challenging:
                     self._log(
                         "BUS-CH-SIDE",
-                        f"The {street.colour} destination is on the bus's right-hand side "
-                        f"({info.side_name(self.slots[slot][1])}), so it counts.",
+                        what="dropoff",
                         seat=seat,
+                        colour=street.colour,
+                        side=info.side_name(self.slots[slot][1]),
                     )
                 if entry[1] == self._card_bits[card]:
                     finished.append(entry)
@@ -877,9 +815,6 @@ class BusCityState(State):
             p = self.sheet.passengers[entry[0]]
             self._log(
                 "BUS-PROGRESS",
-                f"{p.id} is complete: both passengers delivered; it lies face down "
-                f"(worth {p.value}) and stops limiting {seat_name(seat)}'s speed from the next turn. "
-                f"{_plural(len(self.complete[seat]), 'complete card')}.",
                 seat=seat,
                 card=p.id,
                 value=p.value,
@@ -892,56 +827,22 @@ class BusCityState(State):
         info = G.SLOTS[slot]
         if street.symbol == "stop":
             if self.challenging and not self.symbol_usable(slot, n % 2):
-                self._log(
-                    "BUS-CH-SIDE",
-                    f"The bus stop on {info.name} is on the other side of the street: no pick-up from here.",
-                    seat=seat,
-                )
+                self._log("BUS-CH-SIDE", what="stop", seat=seat, slot=info.name)
             elif len(self.held[seat]) >= MAX_IN_PROGRESS:
-                self._log(
-                    "BUS-PICKUP",
-                    f"{seat_name(seat)} ends on the bus stop {info.name} but already has "
-                    f"{MAX_IN_PROGRESS} cards in progress: a fourth cannot be taken.",
-                    seat=seat,
-                )
+                self._log("BUS-PICKUP", what="full", seat=seat, slot=info.name, max=MAX_IN_PROGRESS)
             elif not self.supply():
-                self._log(
-                    "BUS-PICKUP",
-                    f"{seat_name(seat)} ends on the bus stop {info.name}, but the deck and the "
-                    "face-up cards are gone: nothing to pick up.",
-                    seat=seat,
-                )
+                self._log("BUS-PICKUP", what="supply_gone", seat=seat, slot=info.name)
             else:
-                self._log(
-                    "BUS-ONE-ACTION",
-                    f"{seat_name(seat)} ends on the bus stop {info.name} and may pick up "
-                    "one passenger card (or pass).",
-                    seat=seat,
-                )
+                self._log("BUS-ONE-ACTION", what="at_stop", seat=seat, slot=info.name)
                 self.node = Ph.PICKUP
                 return
         elif street.symbol == "site":
             if self.site_used[seat]:
-                self._log(
-                    "BUS-CONSTRUCTION",
-                    f"{seat_name(seat)} ends on the construction site but has used it "
-                    "already (once per game).",
-                    seat=seat,
-                )
+                self._log("BUS-CONSTRUCTION", what="site_used", seat=seat)
             elif self.challenging and not self.symbol_usable(slot, n % 2):
-                self._log(
-                    "BUS-CH-SIDE",
-                    f"The construction site on {info.name} is on the other side of the "
-                    "street: it cannot be used from here.",
-                    seat=seat,
-                )
+                self._log("BUS-CH-SIDE", what="site", seat=seat, slot=info.name)
             else:
-                self._log(
-                    "BUS-ONE-ACTION",
-                    f"{seat_name(seat)} ends on the construction site and may use it "
-                    "(once per game) or pass.",
-                    seat=seat,
-                )
+                self._log("BUS-ONE-ACTION", what="at_site", seat=seat)
                 self.node = Ph.CONSTRUCTION
                 return
         self._end_turn()
@@ -950,7 +851,7 @@ class BusCityState(State):
         seat = self.actor
         move = self._plain_move(action)
         if isinstance(move, M.Pass):
-            self._log("BUS-ONE-ACTION", f"{seat_name(seat)} does not use the construction site.", seat=seat)
+            self._log("BUS-ONE-ACTION", what="no_construction", seat=seat)
             self._end_turn()
             return
         self.site_used[seat] = True
@@ -960,10 +861,11 @@ class BusCityState(State):
             info = G.SLOTS[slot]
             self._log(
                 "BUS-CH-ROTATE",
-                f"{seat_name(seat)} turns {self.street_at(slot).id} on {info.name} by 180°: "
-                f"its symbol moves to the {info.side_name(self.slots[slot][1])} side.",
+                what="turn",
                 seat=seat,
                 slot=info.name,
+                card=self.street_at(slot).id,
+                side=info.side_name(self.slots[slot][1]),
             )
         else:
             assert isinstance(move, M.SwapCards)
@@ -973,30 +875,17 @@ class BusCityState(State):
             self.slots[i] = [card_j, side_i]
             self.slots[j] = [card_i, side_j]
             a, b = G.SLOTS[i], G.SLOTS[j]
-            rule = "BUS-CH-ROTATE" if self.challenging else "BUS-CONSTRUCTION"
-            how = (
-                "each keeps its orientation"
-                if not self.challenging
-                else f"symbols now on the {a.side_name(side_i)} and {b.side_name(side_j)} sides"
-            )
             self._log(
                 "BUS-CONSTRUCTION",
-                f"{seat_name(seat)} swaps the street cards of {a.name} and {b.name}: "
-                f"{self.sheet.streets[card_j].id} to {a.name}, {self.sheet.streets[card_i].id} to {b.name} "
-                f"({how}).",
+                what="swap",
                 seat=seat,
                 slots=[a.name, b.name],
+                cards=[self.sheet.streets[card_j].id, self.sheet.streets[card_i].id],
+                sides=[a.side_name(side_i), b.side_name(side_j)] if self.challenging else None,
             )
             if self.challenging:
-                self._log(
-                    rule, "In challenging play a swap may also change the cards' orientations.", seat=seat
-                )
-        self._log(
-            "BUS-CONSTRUCTION",
-            f"{seat_name(seat)} flips the bus card to its used side, heading kept: the "
-            "construction site is used for this game.",
-            seat=seat,
-        )
+                self._log("BUS-CH-ROTATE", what="swap_sides", seat=seat)
+        self._log("BUS-CONSTRUCTION", what="flip", seat=seat)
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -1006,46 +895,25 @@ class BusCityState(State):
         if self.end_trigger is not None:
             self.final_turns.pop(0)
             if done >= END_AT and seat != self.end_trigger:
-                self._log(
-                    "BUS-END",
-                    f"{seat_name(seat)} also has {_plural(done, 'complete card')}, but the end is "
-                    "already triggered: no second trigger.",
-                    seat=seat,
-                )
+                self._log("BUS-END", what="no_second", seat=seat, complete=done)
         elif done >= END_AT:
             self.end_trigger = seat
             self.final_turns = [(seat + k) % n for k in range(1, n + 1)]
-            order = ", ".join(seat_name(s) for s in self.final_turns)
-            self._log(
-                "BUS-END",
-                f"{seat_name(seat)} has {_plural(done, 'complete card')}: the end is triggered. "
-                f"Everyone takes one more turn: {order}.",
-                seat=seat,
-                order=list(self.final_turns),
-            )
+            self._log("BUS-END", what="trigger", seat=seat, order=list(self.final_turns), complete=done)
         nxt = (seat + 1) % n
         if self.end_trigger is not None:
             if not self.final_turns:
-                self._log("BUS-END", "Every player has taken the last turn: the game ends.")
+                self._log("BUS-END", what="ends")
                 self._finish()
                 return
             nxt = self.final_turns[0]
         elif seat == n - 1:
             if self.round >= self.max_rounds:
-                self._log(
-                    "BUS-END-CAP",
-                    f"No end was triggered in {_plural(self.max_rounds, 'round')}: the game ends after "
-                    "this round and is scored.",
-                    rounds=self.round,
-                )
+                self._log("BUS-END-CAP", what="rounds", rounds=self.round, max_rounds=self.max_rounds)
                 self._finish()
                 return
             if not self.supply() and not any(self.held):
-                self._log(
-                    "BUS-END-CAP",
-                    "The passenger cards are all taken and nobody has a card in progress: "
-                    "nothing can change, so the game ends after this round and is scored.",
-                )
+                self._log("BUS-END-CAP", what="stuck")
                 self._finish()
                 return
         if nxt <= seat:  # past the last seat: a new round
@@ -1057,30 +925,13 @@ class BusCityState(State):
         self.node = None
         for seat in range(self.num_players):
             cards = self.complete[seat]
-            values = " + ".join(str(self.sheet.passengers[c].value) for c in cards) or "nothing"
-            self._log(
-                "BUS-SCORE",
-                f"{seat_name(seat)}: {_plural(len(cards), 'complete card')} score {values} = "
-                f"{self.points(seat)} points; cards still in progress score nothing.",
-                seat=seat,
-                points=self.points(seat),
-            )
+            values = [self.sheet.passengers[c].value for c in cards]
+            self._log("BUS-SCORE", seat=seat, points=self.points(seat), values=values)
         winners = self.winners()
-        names = " and ".join(seat_name(s) for s in winners)
         scores = self.returns()
         best = max(scores)
         tied = [s for s in range(self.num_players) if scores[s] == best]
-        if len(tied) == 1:
-            text = f"{names} wins with {best} points."
-        elif len(winners) == 1:
-            text = (
-                f"{' and '.join(seat_name(s) for s in tied)} tie on {best} points; {names} has the most complete "
-                f"cards ({len(self.complete[winners[0]])}) and wins."
-            )
-        else:
-            names = ", ".join(seat_name(s) for s in winners[:-1]) + f" and {seat_name(winners[-1])}"
-            text = f"{names} tie on {best} points and on complete cards: they share the win."
-        self._log("BUS-WIN", text, winners=winners)
+        self._log("BUS-WIN", winners=winners, best=best, tied=tied, complete=len(self.complete[winners[0]]))
 
     # -- results -------------------------------------------------------------------------
     def points(self, seat: int) -> int:
