@@ -45,6 +45,7 @@ from bus_lab.games.bus_city.moves import (
 from bus_lab.games.bus_city.narrate import narrate, seat_name
 from bus_lab.games.bus_city.narrate import plural as _plural
 from bus_lab.games.bus_city.phases import CHANCE_PHASES, PHASES, BusCityPhase
+from bus_lab.games.bus_city.views import BusCityView, build_view
 
 Ph = BusCityPhase
 #: Passenger cards a player may have in progress at once (BUS-PICKUP).
@@ -1001,100 +1002,19 @@ class BusCityState(State):
         final = " (final round)" if self.end_trigger is not None else ""
         return f"Round {self.round}{final}, {who}: move your bus ({limit}) from {G.node_label(self.buses[self.actor])}."
 
-    def _card_view(self, card: int, dropped: int = 0) -> dict[str, Any]:
-        p = self.sheet.passengers[card]
-        return {
-            "id": p.id,
-            "colours": list(p.colours),
-            "value": p.value,
-            "speed": p.speed,
-            "dropped": self.colours_of(dropped),
-        }
-
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> BusCityView:
         """Everything on the table, JSON-safe; the same for every seat (all cards are face up except
         the deck, which shows only its size; complete cards lie face down but were seen by all).
 
         Raises:
             InputTypeError: ``seat`` is neither an integer nor ``None``.
             ParameterError: ``seat`` is not at the table (``None`` is the spectator).
+
+        Returns:
+            BusCityView: the table, key by key as documented in :mod:`.views`.
         """
         seat = self._check_seat(seat)
-        on_slot: dict[int, list[int]] = {}
-        for s, b in enumerate(self.buses):
-            if b is not None:
-                on_slot.setdefault(b // 2, []).append(s)
-        grid = []
-        for info in G.SLOTS:
-            street = self.street_at(info.index)
-            side = self.side_at(info.index)
-            grid.append(
-                {
-                    "slot": info.name,
-                    "kind": info.kind,
-                    "a": list(info.a),
-                    "b": list(info.b),
-                    "card": None if street is None else street.id,
-                    "symbol": None if street is None else street.symbol,
-                    "colour": None if street is None else street.colour,
-                    "side": None if side is None else info.side_name(side),
-                    "buses": on_slot.get(info.index, []),
-                }
-            )
-        reach = sorted({G.SLOTS[route[-1] // 2].name for route in self.move_routes().values()})
-        players = []
-        for s in range(self.num_players):
-            bus = self.buses[s]
-            side, (left, right) = G.PROGRESS_SIDES[s]
-            players.append(
-                {
-                    "seat": s,
-                    "side": side,
-                    "picked_up_slot": left,
-                    "dropped_off_slot": right,
-                    "bus": None
-                    if bus is None
-                    else {
-                        "slot": G.SLOTS[bus // 2].name,
-                        "heading": G.SLOTS[bus // 2].heading_name(bus % 2),
-                        "site_used": self.site_used[s],
-                    },
-                    "picked_up": [self._card_view(c, d) for c, d in self.held[s] if not d],
-                    "half": [self._card_view(c, d) for c, d in self.held[s] if d],
-                    "complete": [self._card_view(c, self._card_bits[c]) for c in self.complete[s]],
-                    "waiting": self.waiting_colours(s),
-                    "points": self.points(s),
-                    "speed_limit_next": self.limit_for(s),
-                }
-            )
-        return {
-            "game": "bus_city",
-            "viewer": seat,
-            "players": self.num_players,
-            "phase": self.stage,
-            "to_move": self.current_player(),
-            "status": self.status(),
-            "round": self.round,
-            "max_rounds": self.max_rounds,
-            "turn": self.turn if self.stage == "turns" else None,
-            "speed_limit": self.speed_limit if self.node is Ph.MOVE else None,
-            "node": None if self.node is None else self.node.value,
-            "grid": grid,
-            "reachable": reach,
-            "route": [G.node_label(n) for n in self.last_route],
-            "faceup": [self._card_view(c) for c in self.faceup],
-            "deck": len(self.deck),
-            "seats": players,
-            "end": {"trigger": self.end_trigger, "final_turns": list(self.final_turns), "at": END_AT},
-            "options": {
-                "challenging": self.challenging,
-                "empty_speed": self.empty_speed,
-                "max_rounds": self.max_rounds,
-                "sheet": self.sheet.title,
-            },
-            "points": self.returns(),
-            "winners": self.winners(),
-        }
+        return build_view(self, seat)
 
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> BusCityState:
