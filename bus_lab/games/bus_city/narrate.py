@@ -252,7 +252,7 @@ def _win(d: Data) -> str:
     if len(winners) == 1:
         return (
             f"{_names(tied)} tie on {best} points; {names} has the most complete "
-            f"cards ({d['complete']}) and wins."
+            f"cards ({d['complete'][winners[0]]}) and wins."
         )
     names = ", ".join(seat_name(s) for s in winners[:-1]) + f" and {seat_name(winners[-1])}"
     return f"{names} tie on {best} points and on complete cards: they share the win."

@@ -77,7 +77,7 @@ __all__ = [
 
 #: Slot index by folded slot name.
 _SLOTS = {s.name.casefold(): s.index for s in G.SLOTS}
-#: Side of the street by its letter when the slot is not known: N or W is side 0, S or E side 1.
+#: Side of the street by its letter: N (horizontal slot) or W (vertical) is side 0, S or E side 1.
 _SIDE_LETTERS = {"n": 0, "w": 0, "s": 1, "e": 1}
 
 
@@ -484,17 +484,9 @@ class BusCityState(State):
             return self._parse_swap(words[1:])
         if "/" in text:
             card, _, letter = text.rpartition("/")
-            side = self._street_side(letter)
+            side = _SIDE_LETTERS.get(letter)
             return None if card not in streets or side is None else M.street_action(streets[card], side)
         return self._parse_drive(words, colours)
-
-    def _street_side(self, letter: str) -> int | None:
-        if self.node is Ph.STREET:
-            slot = G.SLOTS[self._setup_slot()]
-            for side in (0, 1):
-                if _fold(slot.side_name(side)) == letter:
-                    return side
-        return _SIDE_LETTERS.get(letter)
 
     def _parse_swap(self, words: list[str]) -> int | None:
         if len(words) not in (2, 5) or words[0] not in _SLOTS or words[1] not in _SLOTS:
@@ -932,7 +924,7 @@ class BusCityState(State):
         scores = self.returns()
         best = max(scores)
         tied = [s for s in range(self.num_players) if scores[s] == best]
-        self._log("BUS-WIN", winners=winners, best=best, tied=tied, complete=len(self.complete[winners[0]]))
+        self._log("BUS-WIN", winners=winners, best=best, tied=tied, complete=[len(c) for c in self.complete])
 
     # -- results -------------------------------------------------------------------------
     def points(self, seat: int) -> int:
