@@ -235,3 +235,17 @@ def test_labels_at_the_start_legal_or_not():
     with pytest.raises(IllegalActionError, match="green-blue is not one of the face-up passenger cards"):
         state.string_to_action("take green-blue")
     assert labels(state) == ["draw blind", "take red-pink", "take yellow-green"]
+
+
+def test_ending_on_the_starting_card_is_refused_with_its_reason():
+    """BUS-MOVE-END: from b2-c2 E no move ends on b2-c2, either heading; the reason names the card."""
+    state = started()
+    give_hand(state, 0, held=[])  # no speed limit: both headings on b2-c2 are a loop away
+    put_bus(state, 0, "b2-c2 E")
+    assert not any(label.startswith("b2-c2") for label in labels(state))
+    for label in ("b2-c2 W", "b2-c2 E", "b2-c2 W drop red"):
+        with pytest.raises(IllegalActionError) as caught:
+            state.string_to_action(label)
+        assert caught.value.reason == (
+            "a bus may pass its starting card b2-c2 but may not end its move there (BUS-MOVE-END)"
+        )
