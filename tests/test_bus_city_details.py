@@ -249,3 +249,60 @@ def test_ending_on_the_starting_card_is_refused_with_its_reason():
         assert caught.value.reason == (
             "a bus may pass its starting card b2-c2 but may not end its move there (BUS-MOVE-END)"
         )
+
+
+def test_side_of_the_street_drop_off_events_carry_the_sides():
+    """BUS-CH-SIDE: red on b1-c1 lies on the N side: heading E (right-hand side S) no drop-off;
+    heading W (right-hand side N) the drop-off counts."""
+    state = started(challenging=True)
+    mark = len(state.events())
+    do(state, "b1-c1 E")
+    assert [e.data for e in events(state, "BUS-CH-SIDE", mark)] == [
+        {"what": "no_dropoff", "seat": 0, "slot": "b1-c1", "colour": "red", "heading": "E", "side": "N"}
+    ]
+    other = started(challenging=True)
+    put_bus(other, 0, "c1-c2 N")
+    mark = len(other.events())
+    do(other, "b1-c1 W drop red")
+    assert [e.data for e in events(other, "BUS-CH-SIDE", mark)] == [
+        {"what": "dropoff", "seat": 0, "colour": "red", "side": "N"}
+    ]
+    assert events(other, "BUS-CH-SIDE", mark)[0].text == (
+        "The red destination is on the bus's right-hand side (N), so it counts."
+    )
+
+
+def test_construction_events_carry_the_cards_and_sides():
+    """BUS-CONSTRUCTION, BUS-CH-ROTATE: a swap names both slots and the cards arriving on them;
+    a turn names the card and its new side."""
+    state = started()
+    do(state, "b1-b2 S")
+    mark = len(state.events())
+    do(state, "swap b1-c1 b2-b3")
+    swap, flip = events(state, "BUS-CONSTRUCTION", mark)
+    assert swap.data == {
+        "what": "swap",
+        "seat": 0,
+        "slots": ["b1-c1", "b2-b3"],
+        "cards": ["pink", "red"],
+        "sides": None,
+    }
+    assert swap.text == (
+        "Seat 0 swaps the street cards of b1-c1 and b2-b3: pink to b1-c1, red to b2-b3 "
+        "(each keeps its orientation)."
+    )
+    assert flip.data == {"what": "flip", "seat": 0}
+    hard = started(challenging=True)
+    do(hard, "b1-b2 N")
+    mark = len(hard.events())
+    do(hard, "swap b1-c1 b2-c2 sides S N")
+    assert events(hard, "BUS-CONSTRUCTION", mark)[0].data["sides"] == ["S", "N"]
+    assert [e.data["what"] for e in events(hard, "BUS-CH-ROTATE", mark)] == ["swap_sides"]
+    turned = started(challenging=True)
+    do(turned, "b1-b2 N")
+    mark = len(turned.events())
+    do(turned, "turn b1-c1")
+    assert [e.data for e in events(turned, "BUS-CH-ROTATE", mark)] == [
+        {"what": "turn", "seat": 0, "slot": "b1-c1", "card": "red", "side": "S"}
+    ]
+    assert turned.site_used == [True, False]

@@ -122,7 +122,7 @@ class BusCityState(State):
 
     RENDER = ("bus_lab.games.bus_city.render", "grid_html", "grid_text")
     PHASES = PHASES  # type: ignore[assignment]
-    NARRATE = narrate
+    NARRATE = narrate  # type: ignore[assignment]  # a plain function, not a method
 
     def __init__(self, game):
         super().__init__(game)
