@@ -35,7 +35,7 @@ import ipywidgets as W
 from bus_lab.engine.core import State
 from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.game import BusCityGame
-from bus_lab.games.bus_city.moves import Drive, Pass, PlaceBus, SwapCards, TurnCard
+from bus_lab.games.bus_city.moves import DrawBlind, Drive, Pass, PlaceBus, SwapCards, TakeCard, TurnCard
 from bus_lab.games.bus_city.phases import BusCityPhase
 from bus_lab.games.bus_city.render import grid_html
 from bus_lab.games.bus_city.state import BusCityState
@@ -392,16 +392,18 @@ class BusCityWidget(GameWidget):
             route = move.route
             path = " → ".join(G.node_label(n) for n in route) if route else label
             return f"Drive {len(route or [])} step(s): {path} (BUS-MOVE, BUS-DROPOFF)"
-        if label.startswith("take "):
-            return f"Take the face-up card {label[5:]} into Picked Up (BUS-PICKUP)"
-        if label == "draw blind":
+        if isinstance(move, TakeCard):
+            return f"Take the face-up card {state.card_name(move.card)} into Picked Up (BUS-PICKUP)"
+        if isinstance(move, DrawBlind):
             return "Take the deck's top card without seeing it first (BUS-PICKUP)"
-        if label == "pass":
+        if isinstance(move, Pass):
             return "Do not use this card's action (BUS-ONE-ACTION)"
-        if label.startswith("start "):
-            return f"Put your bus on {label[6:]} (BUS-START)"
-        if label.startswith("swap "):
+        if isinstance(move, PlaceBus):
+            return f"Put your bus on {G.node_label(move.node)} (BUS-START)"
+        if isinstance(move, SwapCards):
             return f"Swap these two street cards (BUS-CONSTRUCTION): {label}"
-        if label.startswith("turn "):
-            return f"Turn {label[5:]} by 180°, moving its symbol across the street (BUS-CH-ROTATE)"
+        if isinstance(move, TurnCard):
+            return (
+                f"Turn {G.SLOTS[move.slot].name} by 180°, moving its symbol across the street (BUS-CH-ROTATE)"
+            )
         return f"Play {label}"
