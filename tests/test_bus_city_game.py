@@ -96,9 +96,9 @@ def cards_check(state) -> None:
         assert len(state.in_progress(seat)) <= 3
     assert sorted(places) == list(range(len(state.sheet.passengers)))
     assert len(state.faceup) <= 2
-    if state.deck and state.node not in ("faceup", "street") and state.phase != "setup":
+    if state.deck and state.node not in ("faceup", "street") and state.stage != "setup":
         assert len(state.faceup) == 2
-    if state.phase != "setup":
+    if state.stage != "setup":
         assert sorted(s[0] for s in state.slots) == list(range(12))
 
 

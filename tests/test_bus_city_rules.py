@@ -368,7 +368,7 @@ def test_BUS_START_buses_start_on_a_bus_stop_facing_either_way():
     do(state, "start a1-b1 W")  # buses may share a card
     do(state, "take yellow-green")
     chance(state, "green-blue")  # refill (BUS-FACEUP)
-    assert state.phase == "turns" and state.current_player() == 0
+    assert state.stage == "turns" and state.current_player() == 0
     view = state.view()
     assert view["grid"][0]["buses"] == [0, 1]
     assert [c["id"] for c in view["seats"][0]["picked_up"]] == ["blue-pink"]

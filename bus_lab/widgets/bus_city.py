@@ -35,16 +35,10 @@ import ipywidgets as W
 from bus_lab.engine.core import State
 from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.game import BusCityGame
+from bus_lab.games.bus_city.moves import DrawBlind, Drive, Pass, PlaceBus, SwapCards, TakeCard, TurnCard
+from bus_lab.games.bus_city.phases import BusCityPhase
 from bus_lab.games.bus_city.render import grid_html
-from bus_lab.games.bus_city.state import (
-    MASK_SPAN,
-    MOVE_BASE,
-    PASS,
-    PLACE_BASE,
-    ROTATE_BASE,
-    SWAP_BASE,
-    BusCityState,
-)
+from bus_lab.games.bus_city.state import BusCityState
 from bus_lab.games.textfit import text_px
 from bus_lab.widgets.base import FoldingPanel, GameWidget
 
@@ -71,18 +65,21 @@ def street_label(slot: str, card: str | None, room: float = STREET_TEXT_PX) -> s
     return label
 
 
-def _end_slot(action: int) -> int | None:
-    """The slot a move or start placement ends on, else ``None``."""
-    if action >= MOVE_BASE:
-        return (action - MOVE_BASE) // MASK_SPAN // 2
-    if PLACE_BASE <= action < PLACE_BASE + G.NUM_NODES:
-        return (action - PLACE_BASE) // 2
+#: The decisions taken on the street chooser: where to drive, where to start.
+ENDS_ON_A_CARD = (BusCityPhase.MOVE, BusCityPhase.PLACE)
+
+
+def _end_slot(move: Any) -> int | None:
+    """The slot a drive or start placement ends on, else ``None``."""
+    if isinstance(move, (Drive, PlaceBus)):
+        return move.slot
     return None
 
 
-def _swap_pair(action: int) -> tuple[int, int] | None:
-    if SWAP_BASE <= action < MOVE_BASE:
-        return divmod((action - SWAP_BASE) // 4, G.NUM_SLOTS)
+def _swap_pair(move: Any) -> tuple[int, int] | None:
+    """The two slots of a swap, else ``None``."""
+    if isinstance(move, SwapCards):
+        return move.first, move.second
     return None
 
 
@@ -200,10 +197,10 @@ class BusCityWidget(GameWidget):
         self.selection = []
         self.refresh()
 
-    def _human_node(self) -> str | None:
+    def _human_node(self) -> BusCityPhase | None:
         state = self.session.state
         if self.session.waiting_for_human():
-            return state.node
+            return state.decision_kind()  # type: ignore[return-value]
         return None
 
     def choose_street(self, slot: str) -> str | None:
@@ -222,27 +219,27 @@ class BusCityWidget(GameWidget):
         state: BusCityState = self.session.state
         node = self._human_node()
         index = G.SLOT_INDEX[slot]
-        legal = state.legal_actions() if node else []
-        if node in ("move", "place"):
-            here = [a for a in legal if _end_slot(a) == index]
+        legal = state.legal_moves() if node else []
+        if node in ENDS_ON_A_CARD:
+            here = [m for m in legal if _end_slot(m) == index]
             if not here:
                 what = (
                     "reachable this turn (BUS-MOVE, BUS-SPEED)"
-                    if node == "move"
+                    if node is BusCityPhase.MOVE
                     else "a bus stop (BUS-START)"
                 )
                 self.refresh()
                 return f"{slot} is not {what}."
             if len(here) == 1:
                 self.selection = []
-                self.session.play(here[0])
+                self.session.play(here[0].action)
                 self.refresh()
                 return None
             self.selection = [slot]
             self._selection_at = (self.session.position, len(state.history()))
             self.refresh()
             return f"{len(here)} ways to end on {slot}: choose one of the buttons below."
-        if node == "construction":
+        if node is BusCityPhase.CONSTRUCTION:
             if slot in self.selection:
                 self.selection.remove(slot)
             else:
@@ -257,7 +254,7 @@ class BusCityWidget(GameWidget):
                 swaps = [a for a in legal if _swap_pair(a) == pair]
                 if len(swaps) == 1:
                     self.selection = []
-                    self.session.play(swaps[0])
+                    self.session.play(swaps[0].action)
                     self.refresh()
                     return None
             self.refresh()
@@ -273,18 +270,22 @@ class BusCityWidget(GameWidget):
         """The move buttons to show now: at a move, the ways to end on the chosen card (none until
         one is chosen); at the start, the headings on the chosen bus stop; on the construction site,
         pass, the turn of a chosen card and the swaps of the chosen pair; otherwise every legal action."""
-        legal = state.legal_actions()
         chosen = [G.SLOT_INDEX[s] for s in self.selection]
-        node = state.node
-        if node == "move":
-            return [a for a in legal if chosen and _end_slot(a) == chosen[0]]
-        if node == "place":
-            return [a for a in legal if not chosen or _end_slot(a) == chosen[0]]
-        if node == "construction":
+        node = state.decision_kind()
+        if node is BusCityPhase.MOVE:
+            return [m.action for m in state.legal_moves() if chosen and _end_slot(m) == chosen[0]]
+        if node is BusCityPhase.PLACE:
+            return [m.action for m in state.legal_moves() if not chosen or _end_slot(m) == chosen[0]]
+        if node is BusCityPhase.CONSTRUCTION:
             pair = tuple(sorted(chosen)) if len(chosen) == 2 else None
-            keep = [PASS] + [ROTATE_BASE + s for s in chosen]
-            return [a for a in legal if a in keep or (pair is not None and _swap_pair(a) == pair)]
-        return legal
+            return [
+                m.action
+                for m in state.legal_moves()
+                if isinstance(m, Pass)
+                or (isinstance(m, TurnCard) and m.slot in chosen)
+                or (pair is not None and _swap_pair(m) == pair)
+            ]
+        return state.legal_actions()
 
     def refresh(self) -> None:
         """Redraw everything; the move buttons show :meth:`button_actions` only."""
@@ -297,11 +298,11 @@ class BusCityWidget(GameWidget):
 
     def _refresh_chooser(self, state: BusCityState) -> None:
         node = self._human_node()
-        legal = state.legal_actions() if node else []
-        targets: set[int] = set()
-        if node in ("move", "place"):
+        legal = state.legal_moves() if node else []
+        targets: set[int | None] = set()
+        if node in ENDS_ON_A_CARD:
             targets = {_end_slot(a) for a in legal}
-        elif node == "construction":
+        elif node is BusCityPhase.CONSTRUCTION:
             targets = {i for a in legal for i in (_swap_pair(a) or ())}
         grid = {e["slot"]: e for e in state.view(self.viewer_seat)["grid"]}
         with self._hold_all(list(self.street_buttons.values())):
@@ -320,21 +321,21 @@ class BusCityWidget(GameWidget):
                     else ""
                 )
                 act = {
-                    "move": "click to drive here (BUS-MOVE)",
-                    "place": "click to start here (BUS-START)",
-                    "construction": "click to choose it for the swap (BUS-CONSTRUCTION)",
-                }.get(node, "")
+                    BusCityPhase.MOVE: "click to drive here (BUS-MOVE)",
+                    BusCityPhase.PLACE: "click to start here (BUS-START)",
+                    BusCityPhase.CONSTRUCTION: "click to choose it for the swap (BUS-CONSTRUCTION)",
+                }.get(node, "")  # type: ignore[call-overload]
                 card = f" {entry['card']}" if entry["card"] is not None else ""
                 button.tooltip = f"Street {name}{card}: {what}{side}." + (
                     f" {act}" if index in targets else ""
                 )
-        if node == "move":
+        if node is BusCityPhase.MOVE:
             text = "Click a highlighted street card (outlined “reach” on the board) to drive there."
             if self.selection:
                 text = f"Chosen: {self.selection[0]}. Pick heading and drop-offs with a button below."
-        elif node == "place":
+        elif node is BusCityPhase.PLACE:
             text = "Click a bus stop to start there, then pick the heading."
-        elif node == "construction":
+        elif node is BusCityPhase.CONSTRUCTION:
             text = "Click two street cards with no bus on them to swap them, or press pass." + (
                 " In challenging play you may instead turn one card." if state.challenging else ""
             )
@@ -363,11 +364,11 @@ class BusCityWidget(GameWidget):
             f"at most {params['max_rounds']} rounds",
             state.sheet.title,
         ]
-        if state.phase == "setup":
+        if state.stage == "setup":
             part = "Setup: laying the grid and turning up two passenger cards [BUS-SETUP]"
-        elif state.phase == "start":
+        elif state.stage == "start":
             part = "Start: each bus goes on a bus stop and takes a first passenger card [BUS-START]"
-        elif state.phase == "turns":
+        elif state.stage == "turns":
             limit = "no limit" if state.speed_limit is None else f"speed limit {state.speed_limit}"
             final = ", final round" if state.end_trigger is not None else ""
             part = f"Round {state.round}{final}: Seat {state.turn}'s turn, {limit} [BUS-TURN, BUS-SPEED]"
@@ -386,20 +387,23 @@ class BusCityWidget(GameWidget):
     def action_tooltip(self, state: State, action: int, odds: Any) -> str:
         """What the move does in words, with its rule ID (the route for a drive)."""
         label = state.action_to_string(action)
-        if action >= MOVE_BASE:
-            route = state.move_routes().get(action)
+        move = state.move(action)
+        if isinstance(move, Drive):
+            route = move.route
             path = " → ".join(G.node_label(n) for n in route) if route else label
             return f"Drive {len(route or [])} step(s): {path} (BUS-MOVE, BUS-DROPOFF)"
-        if label.startswith("take "):
-            return f"Take the face-up card {label[5:]} into Picked Up (BUS-PICKUP)"
-        if label == "draw blind":
+        if isinstance(move, TakeCard):
+            return f"Take the face-up card {state.card_name(move.card)} into Picked Up (BUS-PICKUP)"
+        if isinstance(move, DrawBlind):
             return "Take the deck's top card without seeing it first (BUS-PICKUP)"
-        if label == "pass":
+        if isinstance(move, Pass):
             return "Do not use this card's action (BUS-ONE-ACTION)"
-        if label.startswith("start "):
-            return f"Put your bus on {label[6:]} (BUS-START)"
-        if label.startswith("swap "):
+        if isinstance(move, PlaceBus):
+            return f"Put your bus on {G.node_label(move.node)} (BUS-START)"
+        if isinstance(move, SwapCards):
             return f"Swap these two street cards (BUS-CONSTRUCTION): {label}"
-        if label.startswith("turn "):
-            return f"Turn {label[5:]} by 180°, moving its symbol across the street (BUS-CH-ROTATE)"
+        if isinstance(move, TurnCard):
+            return (
+                f"Turn {G.SLOTS[move.slot].name} by 180°, moving its symbol across the street (BUS-CH-ROTATE)"
+            )
         return f"Play {label}"

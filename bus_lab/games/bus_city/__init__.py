@@ -6,7 +6,7 @@
 
 from bus_lab.games.bus_city.components import ComponentSheetError, Sheet, default_sheet_dict, load_sheet
 from bus_lab.games.bus_city.game import BusCityGame
-from bus_lab.games.bus_city.state import (
+from bus_lab.games.bus_city.moves import (
     DRAW_BLIND,
     MASK_SPAN,
     MOVE_BASE,
@@ -16,8 +16,18 @@ from bus_lab.games.bus_city.state import (
     ROTATE_BASE,
     SWAP_BASE,
     TAKE_BASE,
-    BusCityState,
+    DrawBlind,
+    Drive,
+    Pass,
+    PassengerCardDrawn,
+    PlaceBus,
+    StreetCardDrawn,
+    SwapCards,
+    TakeCard,
+    TurnCard,
 )
+from bus_lab.games.bus_city.phases import PHASES, BusCityPhase
+from bus_lab.games.bus_city.state import BusCityState
 
 __all__ = [
     "BusCityGame",
@@ -35,4 +45,15 @@ __all__ = [
     "SWAP_BASE",
     "MOVE_BASE",
     "MASK_SPAN",
+    "BusCityPhase",
+    "PHASES",
+    "DrawBlind",
+    "Drive",
+    "Pass",
+    "PassengerCardDrawn",
+    "PlaceBus",
+    "StreetCardDrawn",
+    "SwapCards",
+    "TakeCard",
+    "TurnCard",
 ]

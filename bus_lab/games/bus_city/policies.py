@@ -18,18 +18,9 @@ from collections.abc import Iterable, Sequence
 
 from bus_lab.engine.policies import random_policy
 from bus_lab.games.bus_city import grid as G
-from bus_lab.games.bus_city.state import (
-    DRAW_BLIND,
-    MASK_SPAN,
-    MAX_IN_PROGRESS,
-    MOVE_BASE,
-    PASS,
-    PLACE_BASE,
-    ROTATE_BASE,
-    SWAP_BASE,
-    TAKE_BASE,
-    BusCityState,
-)
+from bus_lab.games.bus_city.moves import DrawBlind, Drive, Pass, PlaceBus, SwapCards, TakeCard, TurnCard
+from bus_lab.games.bus_city.phases import BusCityPhase
+from bus_lab.games.bus_city.state import MAX_IN_PROGRESS, BusCityState
 
 __all__ = ["random_policy", "greedy_policy", "targets", "tour_steps", "card_rate", "plan_value"]
 
@@ -138,27 +129,28 @@ def _pick(scored: list[tuple[float, int]], rng: random.Random) -> int:
 
 def _pickup_choices(state: BusCityState, seat: int, at: int) -> list[tuple[float, int]]:
     held = _held(state, seat)
-    legal = state.legal_actions()
     scored = []
-    for action in legal:
-        if action == PASS:
+    for move in state.legal_moves():
+        action = move.action
+        if isinstance(move, Pass):
             scored.append((plan_value(state, held, at), action))
-        elif action == DRAW_BLIND:
+        elif isinstance(move, DrawBlind):
             pool = _unseen(state)
             avg = sum(
                 plan_value(state, held + [(c, list(state.sheet.passengers[c].colours))], at) for c in pool
             ) / len(pool)
             scored.append((avg, action))
         else:
-            card = action - TAKE_BASE
+            assert isinstance(move, TakeCard)
+            card = move.card
             scored.append(
                 (plan_value(state, held + [(card, list(state.sheet.passengers[card].colours))], at), action)
             )
     return scored
 
 
-def _move_score(state: BusCityState, seat: int, action: int) -> float:
-    end, mask = divmod(action - MOVE_BASE, MASK_SPAN)
+def _move_score(state: BusCityState, seat: int, move: Drive) -> float:
+    end, mask = move.node, move.drop_mask
     bits = state._colour_bits
     points = drops = 0
     left_cards = []
@@ -188,18 +180,18 @@ def _construction_choices(state: BusCityState, seat: int) -> list[tuple[float, i
     held = _held(state, seat)
     at = state.buses[seat]
     scored = []
-    for action in state.legal_actions():
-        if action == PASS:
-            scored.append((plan_value(state, held, at) + 1e-6, action))  # pass unless it really helps
+    for move in state.legal_moves():
+        if isinstance(move, Pass):
+            scored.append((plan_value(state, held, at) + 1e-6, move.action))  # pass unless it really helps
             continue
         slots = [list(s) for s in state.slots]
-        if ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
-            slots[action - ROTATE_BASE][1] ^= 1
+        if isinstance(move, TurnCard):
+            slots[move.slot][1] ^= 1
         else:
-            pair, sides = divmod(action - SWAP_BASE, 4)
-            i, j = divmod(pair, G.NUM_SLOTS)
-            slots[i], slots[j] = [slots[j][0], sides // 2], [slots[i][0], sides % 2]
-        scored.append((plan_value(state, held, at, slots), action))
+            assert isinstance(move, SwapCards)
+            i, j = move.first, move.second
+            slots[i], slots[j] = [slots[j][0], move.first_side], [slots[i][0], move.second_side]
+        scored.append((plan_value(state, held, at, slots), move.action))
     return scored
 
 
@@ -224,16 +216,17 @@ def greedy_policy(state: BusCityState, rng: random.Random) -> int:
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("a bot acts only at a decision node")
     seat = state.current_player()
-    node = state.node
-    if node == "move":
-        return _pick([(_move_score(state, seat, a), a) for a in state.legal_actions()], rng)
-    if node in ("pickup", "start_pick"):
+    kind = state.decision_kind()
+    if kind is BusCityPhase.MOVE:
+        return _pick([(_move_score(state, seat, m), m.action) for m in state.legal_moves()], rng)  # type: ignore[arg-type]
+    if kind in (BusCityPhase.PICKUP, BusCityPhase.START_PICK):
         return _pick(_pickup_choices(state, seat, state.buses[seat]), rng)
-    if node == "place":
+    if kind is BusCityPhase.PLACE:
         pool = _unseen(state)
         scored = []
-        for action in state.legal_actions():
-            at = action - PLACE_BASE
+        for move in state.legal_moves():
+            assert isinstance(move, PlaceBus)
+            action, at = move.action, move.node
             best = max(
                 (plan_value(state, [(c, list(state.sheet.passengers[c].colours))], at) for c in state.faceup),
                 default=0.0,
@@ -246,7 +239,7 @@ def greedy_policy(state: BusCityState, rng: random.Random) -> int:
             )
             scored.append((max(best, blind), action))
         return _pick(scored, rng)
-    if node == "construction":
+    if kind is BusCityPhase.CONSTRUCTION:
         return _pick(_construction_choices(state, seat), rng)
     legal = state.legal_actions()
     return legal[rng.randrange(len(legal))]

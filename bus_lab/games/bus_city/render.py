@@ -317,12 +317,27 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         status (bool): put the status sentence in the ``aria-label`` too (see :func:`describe`).
     """
     selected = selected or []
+    reach = set(view["reachable"])
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(describe(view, status))}" '
         f'style="max-width:100%;height:auto;background:#fff;font-family:sans-serif">'
     ]
-    # the four blocks
+    out += _blocks()
+    out += [_street(entry, entry["slot"] in reach, entry["slot"] in selected) for entry in view["grid"]]
+    out += _route(view)  # under the symbols and labels
+    out += [_symbol(e, reach=e["slot"] in reach, chosen=e["slot"] in selected) for e in view["grid"]]
+    out += _intersections()
+    out += _buses(view)
+    out += _progress_areas(view)
+    out += _panel(view)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _blocks() -> list[str]:
+    """The four blocks of houses between the streets."""
+    out = []
     for r in range(2):
         for c in range(2):
             x, y = point((r, c))
@@ -330,55 +345,73 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
                 f'<rect x="{x + ROAD / 2 + 4}" y="{y + ROAD / 2 + 4}" width="{SPAN - ROAD - 8}" '
                 f'height="{SPAN - ROAD - 8}" rx="6" fill="{BLOCK}" stroke="#cfe0c3"/>'
             )
-    reach = set(view["reachable"])
-    for entry in view["grid"]:
-        x, y, w, h = slot_box(entry)
-        stroke, width, dash = "#888", 1, ""
-        if entry["slot"] in reach:
-            stroke, width = HIGHLIGHT, 3.5
-        if entry["slot"] in selected:
-            stroke, width, dash = "#000", 4, ' stroke-dasharray="6 3"'
-        fill = STREET if entry["card"] is not None else EMPTY_STREET
-        out.append(
-            f'<rect class="street" data-slot="{entry["slot"]}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
-            f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>'
-        )
-    # the last move's route, under the symbols and labels
+    return out
+
+
+def _street(entry: dict[str, Any], reach: bool, chosen: bool) -> str:
+    """A street card's outline: thick blue when the bus to move can reach it, thick dashed black
+    when chosen in the widget."""
+    x, y, w, h = slot_box(entry)
+    stroke, width, dash = "#888", 1.0, ""
+    if reach:
+        stroke, width = HIGHLIGHT, 3.5
+    if chosen:
+        stroke, width, dash = "#000", 4, ' stroke-dasharray="6 3"'
+    fill = STREET if entry["card"] is not None else EMPTY_STREET
+    return (
+        f'<rect class="street" data-slot="{entry["slot"]}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+        f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width:g}"{dash}/>'
+    )
+
+
+def _route(view: dict[str, Any]) -> list[str]:
+    """The last move's route as a dashed line through the intersections it crossed."""
+    if len(view["route"]) <= 1:
+        return []
     by_name = {e["slot"]: e for e in view["grid"]}
-    if len(view["route"]) > 1:
-        points = []
-        for k, label in enumerate(view["route"]):
-            name, heading = label.split()
-            entry = by_name[name]
-            if k:
-                points.append(point(entry["b"] if heading in ("W", "N") else entry["a"]))
-            points.append(_centre(entry))
-        pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-        out.append(
-            f'<polyline points="{pts}" fill="none" stroke="#555" stroke-width="2" stroke-dasharray="5 4" '
-            f'opacity="0.7"/>'
-        )
-    for entry in view["grid"]:
-        out.append(_symbol(entry, reach=entry["slot"] in reach, chosen=entry["slot"] in selected))
+    points = []
+    for k, label in enumerate(view["route"]):
+        name, heading = label.split()
+        entry = by_name[name]
+        if k:
+            points.append(point(entry["b"] if heading in ("W", "N") else entry["a"]))
+        points.append(_centre(entry))
+    pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+    return [
+        f'<polyline points="{pts}" fill="none" stroke="#555" stroke-width="2" stroke-dasharray="5 4" '
+        f'opacity="0.7"/>'
+    ]
+
+
+def _intersections() -> list[str]:
+    """The nine intersections with their names (a1 to c3)."""
+    out = []
     for r in range(3):
         for c in range(3):
             px, py = point((r, c))
             out.append(f'<circle cx="{px}" cy="{py}" r="4" fill="#bbb"/>')
             out.append(_t(px - 15, py - 10, f"{'abc'[c]}{r + 1}", fill="#666"))
-    # buses
+    return out
+
+
+def _buses(view: dict[str, Any]) -> list[str]:
+    """Every bus on its card, one behind the other when several share a lane."""
+    out = []
     for entry in view["grid"]:
-        headings = [view["seats"][seat]["bus"]["heading"] for seat in entry["buses"]]
+        buses = [(seat, view["seats"][seat]["bus"]) for seat in entry["buses"]]
+        headings = [bus["heading"] for _, bus in buses]
         drawn: dict[str, int] = {}  # buses already drawn in each lane (heading) of this card
-        for seat, heading in zip(entry["buses"], headings):
+        for seat, bus in buses:
+            heading = bus["heading"]
             k = drawn.get(heading, 0)
             drawn[heading] = k + 1
-            out.append(
-                _bus(
-                    entry, heading, seat, k, view["seats"][seat]["bus"]["site_used"], headings.count(heading)
-                )
-            )
-    # progress areas: across the top and the bottom of the grid, in a column left of it, and
-    # (a fourth seat) under the panel
+            out.append(_bus(entry, heading, seat, k, bus["site_used"], headings.count(heading)))
+    return out
+
+
+def _progress_areas(view: dict[str, Any]) -> list[str]:
+    """Each seat's progress area: across the top and the bottom of the grid, in a column left of
+    it, and (a fourth seat) under the panel."""
     left = GRID_X - ROAD / 2
     places = {
         "south": (left, GRID_Y + 2 * SPAN + ROAD / 2 + 26, False),
@@ -386,53 +419,57 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         "west": (8, GRID_Y - 14, True),
         "east": (PANEL_X, GRID_Y + 170, True),
     }
+    out = []
     for s in view["seats"]:
         x, y, vertical = places[s["side"]]
         out.append(_progress(s, x, y, vertical, view["to_move"] == s["seat"]))
-    # the panel: face-up cards, deck, speed limit, round
-    px = PANEL_X
+    return out
+
+
+def _line(y: float, text: str, size: int = SMALLEST_TEXT, weight: str = "normal", fill: str = "#111") -> str:
+    """A line of the panel, shortened with "…" to fit it."""
     room = WIDTH - PANEL_X - 6
+    return _t(
+        PANEL_X,
+        y,
+        fit_text(text, size, room, bold=weight == "bold"),
+        size=size,
+        anchor="start",
+        weight=weight,
+        fill=fill,
+    )
 
-    def line(
-        y: float, text: str, size: int = SMALLEST_TEXT, weight: str = "normal", fill: str = "#111"
-    ) -> None:
-        out.append(
-            _t(
-                px,
-                y,
-                fit_text(text, size, room, bold=weight == "bold"),
-                size=size,
-                anchor="start",
-                weight=weight,
-                fill=fill,
-            )
-        )
 
-    line(GRID_Y - 14, "Face-up passengers", weight="bold")
+def _panel(view: dict[str, Any]) -> list[str]:
+    """The panel beside the grid: face-up cards, deck, speed limit, round, options, winners."""
+    out = [_line(GRID_Y - 14, "Face-up passengers", weight="bold")]
     for i, card in enumerate(view["faceup"]):
-        out.append(_mini_card(card, px + i * CARD_PITCH, GRID_Y - 6, "faceup"))
+        out.append(_mini_card(card, PANEL_X + i * CARD_PITCH, GRID_Y - 6, "faceup"))
     y = GRID_Y - 6 + CARD_H + 20
-    line(y, f"Deck: {view['deck']} card{'s' if view['deck'] != 1 else ''}")
+    out.append(_line(y, f"Deck: {view['deck']} card{'s' if view['deck'] != 1 else ''}"))
     limit = view["speed_limit"]
     if view["node"] == "move":
         text = "Speed limit: none" if limit is None else f"Speed limit: {limit}"
-        line(y + 18, text + " (this turn)", weight="bold")
+        out.append(_line(y + 18, text + " (this turn)", weight="bold"))
     if view["round"]:
         final = " — final round" if view["end"]["trigger"] is not None and view["phase"] != "over" else ""
-        line(y + 36, f"Round {view['round']} of at most {view['max_rounds']}{final}")
+        out.append(_line(y + 36, f"Round {view['round']} of at most {view['max_rounds']}{final}"))
     if view["options"]["challenging"]:
-        line(y + 54, "Challenging play: drive on the right", fill="#8a2a00")
-    if view["winners"]:
-        names = [f"Seat {s}" for s in view["winners"]]
-        names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        head = f"Winner{'s' if len(view['winners']) > 1 else ''}:"
-        if text_px(f"{head} {names}", 13, bold=True) <= room:
-            line(y + 74, f"{head} {names}", size=13, weight="bold")
-        else:  # a tie of three: the names on a line of their own
-            line(y + 74, head, size=13, weight="bold")
-            line(y + 92, names, size=13, weight="bold")
-    out.append("</svg>")
-    return "".join(out)
+        out.append(_line(y + 54, "Challenging play: drive on the right", fill="#8a2a00"))
+    return out + _winners(view, y + 74)
+
+
+def _winners(view: dict[str, Any], y: float) -> list[str]:
+    """The winners, at the end: on one line, or the names on a line of their own when too long."""
+    winners = view["winners"]
+    if not winners:
+        return []
+    names = [f"Seat {s}" for s in winners]
+    joined = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    head = f"Winner{'s' if len(winners) > 1 else ''}:"
+    if text_px(f"{head} {joined}", 13, bold=True) <= WIDTH - PANEL_X - 6:
+        return [_line(y, f"{head} {joined}", size=13, weight="bold")]
+    return [_line(y, head, size=13, weight="bold"), _line(y + 18, joined, size=13, weight="bold")]
 
 
 def grid_html(view: dict[str, Any], selected: list[str] | None = None, *, status: bool = True) -> str:

@@ -4,67 +4,105 @@ Rules: ``shared/rules/bus_city.md`` (IDs ``BUS-…``); every applied action reco
 them. The grid is :mod:`.grid` (12 street slots between 3×3 intersections), the cards come from
 the component sheet (:mod:`.components`).
 
-Chance nodes (every shuffle is drawn when a card is revealed, so the order of what is still
-hidden is never decided in advance):
+Phases (:mod:`.phases`; every shuffle is drawn when a card is revealed, so the order of what is
+still hidden is never decided in advance): chance lays each street card (``STREET``, BUS-SETUP),
+turns up passenger cards (``FACEUP``) and deals a blind draw (``DRAW``); the seats place their
+buses (``PLACE``), take a first card (``START_PICK``), then each turn ``MOVE``, and perhaps
+``PICKUP`` or use the ``CONSTRUCTION`` site.
 
-* ``"street"``: the next slot of the grid (reading order) gets a random street card from those
-  left, with a random orientation (BUS-SETUP): outcome ``card * 2 + side``, label ``"red/N"``
-  (card id, then the side of the street its symbol is on: N/S on a horizontal slot, W/E on a
-  vertical one);
-* ``"faceup"``: the deck's top card is turned face up (BUS-FACEUP);
-* ``"draw"``: the deck's top card is taken blind by the player (BUS-PICKUP, BUS-START).
-  Passenger outcomes are ``PASSENGER_BASE + card index``, labelled with the card id
-  (``"red-pink"``).
-
-Decisions (ints; labels in brackets):
-
-* ``PLACE_BASE + node``: put your bus on a bus stop at the start (``"start a3-b3 E"``);
-* ``TAKE_BASE + card``: take that face-up passenger card (``"take red-pink"``);
-  ``DRAW_BLIND`` (``"draw blind"``): take the deck's top card; ``PASS`` (``"pass"``): skip the
-  optional pick-up or construction (BUS-ONE-ACTION);
-* ``MOVE_BASE + node * MASK_SPAN + mask``: drive to that slot with that heading, dropping off
-  exactly the passenger colours in ``mask`` on the way (``"b1-b2 S"``,
-  ``"b1-b2 S drop red+pink"``): one action per distinct outcome (BUS-MOVE, BUS-DROPOFF);
-* ``SWAP_BASE + (i * 12 + j) * 4 + side_i * 2 + side_j`` (``i < j``): swap the street cards
-  of slots ``i`` and ``j``, the card arriving at ``i`` lying with its symbol on ``side_i``
-  (``"swap a1-b1 b2-c2"``; in challenging play ``"swap a1-b1 b2-c2 sides N S"``);
-  ``ROTATE_BASE + slot``: turn that card by 180° (challenging play, ``"turn a1-b1"``).
+Moves (:mod:`.moves`, the only place that knows their ints; labels in brackets): a street card
+laid (``"red/N"``: card id, then the side of the street its symbol is on, N/S on a horizontal
+slot, W/E on a vertical one), a passenger card drawn (``"red-pink"``), placing the bus
+(``"start a3-b3 E"``), taking a face-up card (``"take red-pink"``), ``"draw blind"``, ``"pass"``
+(BUS-ONE-ACTION), driving to a card with a heading and the passengers dropped off on the way
+(``"b1-b2 S"``, ``"b1-b2 S drop red+pink"``: one move per distinct outcome, BUS-MOVE,
+BUS-DROPOFF), swapping two street cards (``"swap a1-b1 b2-c2"``; in challenging play
+``"swap a1-b1 b2-c2 sides N S"``) and turning one (challenging play, ``"turn a1-b1"``).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from fractions import Fraction
 from typing import Any
 
 from bus_lab.engine.core import CHANCE, TERMINAL, State
+from bus_lab.engine.moves import Move
 from bus_lab.games.bus_city import grid as G
+from bus_lab.games.bus_city import moves as M
 from bus_lab.games.bus_city.components import Sheet
+from bus_lab.games.bus_city.moves import (
+    DRAW_BLIND,
+    MASK_SPAN,
+    MOVE_BASE,
+    PASS,
+    PASSENGER_BASE,
+    PLACE_BASE,
+    ROTATE_BASE,
+    SWAP_BASE,
+    TAKE_BASE,
+)
+from bus_lab.games.bus_city.narrate import narrate, seat_name
+from bus_lab.games.bus_city.narrate import plural as _plural
+from bus_lab.games.bus_city.phases import CHANCE_PHASES, PHASES, BusCityPhase
+from bus_lab.games.bus_city.views import BusCityView, build_view
 
-PASSENGER_BASE = 100
-DRAW_BLIND = 200
-PASS = 201
-TAKE_BASE = 300
-PLACE_BASE = 400
-ROTATE_BASE = 500
-SWAP_BASE = 1000
-MOVE_BASE = 10000
-MASK_SPAN = 256
+Ph = BusCityPhase
 #: Passenger cards a player may have in progress at once (BUS-PICKUP).
 MAX_IN_PROGRESS = 3
 #: Face-up passenger cards while the deck lasts (BUS-FACEUP).
 FACE_UP = 2
 #: Complete cards that trigger the end (BUS-END).
 END_AT = 5
-CHANCE_NODES = ("street", "faceup", "draw")
+#: The chance phases (kept under their earlier name).
+CHANCE_NODES = CHANCE_PHASES
+__all__ = [
+    "BusCityState",
+    "BusCityPhase",
+    "DRAW_BLIND",
+    "MASK_SPAN",
+    "MOVE_BASE",
+    "PASS",
+    "PASSENGER_BASE",
+    "PLACE_BASE",
+    "ROTATE_BASE",
+    "SWAP_BASE",
+    "TAKE_BASE",
+    "MAX_IN_PROGRESS",
+    "FACE_UP",
+    "END_AT",
+    "seat_name",
+]
 
 
-def seat_name(seat: int) -> str:
-    """``"Seat 2"``: how players are named in events and views (seats are numbered from 0)."""
-    return f"Seat {seat}"
+#: Slot index by folded slot name.
+_SLOTS = {s.name.casefold(): s.index for s in G.SLOTS}
+#: Side of the street by its letter: N (horizontal slot) or W (vertical) is side 0, S or E side 1.
+_SIDE_LETTERS = {"n": 0, "w": 0, "s": 1, "e": 1}
 
 
-def _plural(k: int, word: str) -> str:
-    return f"{k} {word}{'' if k == 1 else 's'}"
+def _fold(text: str) -> str:
+    """Lower case (NFKC), surrounding and repeated spaces dropped: how labels are compared."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _node(slot: str, heading: str) -> int | None:
+    """The node named by a slot name and heading letter (``"b1-b2"``, ``"s"``), or ``None``."""
+    if slot not in _SLOTS:
+        return None
+    info = G.SLOTS[_SLOTS[slot]]
+    for h in (0, 1):
+        if info.heading_name(h).casefold() == heading:
+            return G.node(info.index, h)
+    return None
+
+
+def _side_of(slot: G.Slot, letter: str) -> int | None:
+    """The side of ``slot`` named by ``letter`` (``"n"``/``"s"`` or ``"w"``/``"e"``), or ``None``."""
+    for side in (0, 1):
+        if slot.side_name(side).casefold() == letter:
+            return side
+    return None
 
 
 class BusCityState(State):
@@ -83,6 +121,8 @@ class BusCityState(State):
     """
 
     RENDER = ("bus_lab.games.bus_city.render", "grid_html", "grid_text")
+    PHASES = PHASES  # type: ignore[assignment]
+    NARRATE = narrate  # type: ignore[assignment]  # a plain function, not a method
 
     def __init__(self, game):
         super().__init__(game)
@@ -101,8 +141,10 @@ class BusCityState(State):
         self.site_used: list[bool] = [False] * n
         self.held: list[list[list[int]]] = [[] for _ in range(n)]
         self.complete: list[list[int]] = [[] for _ in range(n)]
-        self.phase = "setup"
-        self.node: str | None = "street"
+        #: the part of the game: "setup", "start", "turns" or "over" (the view's "phase")
+        self.stage = "setup"
+        #: the phase (what is decided or drawn next), ``None`` once the game is over
+        self.node: BusCityPhase | None = Ph.STREET
         self.actor = 0
         self.turn = 0
         self.round = 0
@@ -128,37 +170,12 @@ class BusCityState(State):
             sym: sum(1 for s in streets if s.symbol == sym)
             for sym in ("destination", "stop", "site", "plain")
         }
-        self._log(
-            "BUS-GRID",
-            "The City Grid: four blocks in a 2x2 square; its 12 streets between 3x3 "
-            "intersections (a1 to c3) each hold one street card.",
-        )
-        self._log(
-            "BUS-COMP-STREETS",
-            f"Street cards ({self.sheet.title}): {counts['destination']} passenger "
-            f"destinations, {counts['stop']} bus stops, {counts['site']} construction site and "
-            f"{counts['plain']} plain cards; each symbol is on one side of its street.",
-            **counts,
-        )
-        self._log(
-            "BUS-COMP-PASSENGERS",
-            f"{len(self.sheet.passengers)} passenger cards, each with two "
-            "passengers of different colours, a value and a speed limit.",
-            cards=len(self.sheet.passengers),
-        )
-        sides = ", ".join(f"{seat_name(s)} the {G.PROGRESS_SIDES[s][0]} side" for s in range(n))
-        self._log(
-            "BUS-SETUP",
-            f"{n} players. The street cards are shuffled into the grid with random "
-            f"orientations, the passenger cards into a deck with 2 turned face up; progress areas: {sides}.",
-            players=n,
-        )
+        self._log("BUS-GRID")
+        self._log("BUS-COMP-STREETS", sheet=self.sheet.title, **counts)
+        self._log("BUS-COMP-PASSENGERS", cards=len(self.sheet.passengers))
+        self._log("BUS-SETUP", what="table", players=n, sides=[G.PROGRESS_SIDES[s][0] for s in range(n)])
         if self.challenging:
-            self._log(
-                "BUS-CH-SIDE",
-                "Challenging play: a symbol works only from its side of the street; buses "
-                "drive on the right.",
-            )
+            self._log("BUS-CH-SIDE", what="rules")
 
     # -- small helpers -------------------------------------------------------------------
     def _invalidate(self) -> None:
@@ -231,25 +248,32 @@ class BusCityState(State):
         return bit
 
     # -- the protocol --------------------------------------------------------------------
+    def phase(self) -> BusCityPhase | None:
+        """What is decided or drawn next (see :mod:`.phases`), ``None`` once the game is over."""
+        return self.node
+
     def current_player(self) -> int:
         if self.node is None:
             return TERMINAL
-        if self.node in CHANCE_NODES:
+        if self.node in CHANCE_PHASES:
             return CHANCE
         return self.actor
 
+    def _street_outcomes(self) -> list[int]:
+        return [M.street_action(card, side) for card in self.street_pool for side in (0, 1)]
+
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
-        if self.node == "street":
-            return self._uniform(card * 2 + side for card in self.street_pool for side in (0, 1))
-        return self._uniform(PASSENGER_BASE + card for card in self.deck)
+        if self.node is Ph.STREET:
+            return self._uniform(self._street_outcomes())
+        return self._uniform(M.passenger_action(card) for card in self.deck)
 
     def chance_weights(self) -> tuple[list[int], list[int] | None]:
         """The outcomes of :meth:`chance_outcomes`, sorted, all equally likely (``None`` weights);
         ``([], None)`` at a decision or terminal node: its fast form for drawing."""
-        if self.node == "street":
-            return sorted(card * 2 + side for card in self.street_pool for side in (0, 1)), None
-        if self.node in CHANCE_NODES:
-            return sorted(PASSENGER_BASE + card for card in self.deck), None
+        if self.node is Ph.STREET:
+            return sorted(self._street_outcomes()), None
+        if self.node in CHANCE_PHASES:
+            return sorted(M.passenger_action(card) for card in self.deck), None
         return [], None
 
     def _legal_actions(self) -> list[int]:
@@ -259,23 +283,23 @@ class BusCityState(State):
 
     def _compute_legal(self) -> list[int]:
         node = self.node
-        if node == "place":
+        if node is Ph.PLACE:
             return [
-                PLACE_BASE + G.node(slot, h)
+                M.place_action(G.node(slot, h))
                 for slot in range(G.NUM_SLOTS)
                 if self.street_at(slot).symbol == "stop"
                 for h in (0, 1)
             ]
-        if node in ("start_pick", "pickup"):
-            actions = [TAKE_BASE + card for card in self.faceup]
+        if node in (Ph.START_PICK, Ph.PICKUP):
+            actions = [M.take_action(card) for card in self.faceup]
             if self.deck:
                 actions.append(DRAW_BLIND)
-            if node == "pickup":
+            if node is Ph.PICKUP:
                 actions.append(PASS)  # picking up is optional (BUS-ONE-ACTION)
             return sorted(actions)
-        if node == "move":
+        if node is Ph.MOVE:
             return sorted(self.move_routes())
-        if node == "construction":
+        if node is Ph.CONSTRUCTION:
             return self._construction_actions()
         return []
 
@@ -285,22 +309,22 @@ class BusCityState(State):
         actions = [PASS]
         for x, i in enumerate(free):
             for j in free[x + 1 :]:
-                base = SWAP_BASE + (i * G.NUM_SLOTS + j) * 4
                 if self.challenging:
-                    actions += [base + k for k in range(4)]
+                    actions += [M.swap_action(i, j, si, sj) for si in (0, 1) for sj in (0, 1)]
                 else:  # each card keeps its side (BUS-CONSTRUCTION)
-                    actions.append(base + self.slots[j][1] * 2 + self.slots[i][1])
+                    actions.append(M.swap_action(i, j, self.slots[j][1], self.slots[i][1]))
         if self.challenging:
-            actions += [ROTATE_BASE + s for s in free]
+            actions += [M.rotate_action(s) for s in free]
         return sorted(actions)
 
     def _is_legal(self, action: int) -> bool:
         node = self.node
-        if node == "street":
-            return 0 <= action < 2 * len(self.sheet.streets) and action // 2 in self.street_pool
-        if node in ("faceup", "draw"):
-            return action - PASSENGER_BASE in self.deck and action >= PASSENGER_BASE
-        if node == "move":
+        if node is Ph.STREET or node in CHANCE_PHASES:
+            move = self._plain_move(action)
+            if node is Ph.STREET:
+                return isinstance(move, M.StreetCardDrawn) and move.card in self.street_pool
+            return isinstance(move, M.PassengerCardDrawn) and move.card in self.deck
+        if node is Ph.MOVE:
             return action in self.move_routes()
         return action in self._legal_actions()
 
@@ -316,7 +340,7 @@ class BusCityState(State):
         passengers (BUS-DROPOFF, and BUS-CH-SIDE in challenging play). Two routes to the same
         card and heading are one action when they drop off the same passengers.
         """
-        if self.node != "move":
+        if self.node is not Ph.MOVE:
             return {}
         if self._move_cache is None:
             self._move_cache = self._enumerate_moves()
@@ -345,7 +369,7 @@ class BusCityState(State):
             frontier = nxt
             for (there, mask), route in nxt.items():
                 if there // 2 != start_slot:
-                    out.setdefault(MOVE_BASE + there * MASK_SPAN + mask, route)
+                    out.setdefault(M.drive_action(there, mask), route)
         return out
 
     # -- labels --------------------------------------------------------------------------
@@ -354,87 +378,191 @@ class BusCityState(State):
         revealed), ``"start a3-b3 E"``, ``"take red-pink"``, ``"draw blind"``, ``"pass"``,
         ``"b1-b2 S drop red+pink"``, ``"swap a1-b1 b2-c2"`` (``"… sides N S"`` in challenging
         play) or ``"turn a1-b1"``. Labels parse back with :meth:`string_to_action`."""
-        if type(action) is int and action >= MOVE_BASE:  # the most common label: keep it fast
-            n, mask = divmod(action - MOVE_BASE, MASK_SPAN)
-            if n < G.NUM_NODES and mask < len(self._drop_text):
-                return G.NODE_LABELS[n] + self._drop_text[mask]
-            return f"<not an action: {action!r}>"
+        if type(action) is int:  # the most common label: keep it fast
+            drive = M.drive_parts(action)
+            if drive is not None:
+                n, mask = drive
+                if mask < len(self._drop_text):
+                    return G.NODE_LABELS[n] + self._drop_text[mask]
+                return f"<not an action: {action!r}>"
         if isinstance(action, bool) or not isinstance(action, int):
             return f"<not an action: {action!r}>"
+        move = self._plain_move(action)
+        if move is None:
+            return f"<not an action: {action!r}>"
+        return self._label(move)
+
+    def _label(self, move: Move) -> str:
         sheet = self.sheet
-        if 0 <= action < 2 * len(sheet.streets):
-            card, side = divmod(action, 2)
-            slot = G.SLOTS[self._setup_slot()] if self.node == "street" else None
-            letter = slot.side_name(side) if slot is not None else ("N", "S")[side]
-            return f"{sheet.streets[card].id}/{letter}"
-        if PASSENGER_BASE <= action < PASSENGER_BASE + len(sheet.passengers):
-            return sheet.passengers[action - PASSENGER_BASE].id
-        if action == DRAW_BLIND:
+        if isinstance(move, M.StreetCardDrawn):
+            slot = G.SLOTS[self._setup_slot()] if self.node is Ph.STREET else None
+            letter = slot.side_name(move.side) if slot is not None else ("N", "S")[move.side]
+            return f"{sheet.streets[move.card].id}/{letter}"
+        if isinstance(move, M.PassengerCardDrawn):
+            return sheet.passengers[move.card].id
+        if isinstance(move, M.DrawBlind):
             return "draw blind"
-        if action == PASS:
+        if isinstance(move, M.Pass):
             return "pass"
-        if TAKE_BASE <= action < TAKE_BASE + len(sheet.passengers):
-            return f"take {sheet.passengers[action - TAKE_BASE].id}"
-        if PLACE_BASE <= action < PLACE_BASE + G.NUM_NODES:
-            return f"start {G.node_label(action - PLACE_BASE)}"
-        if ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
-            return f"turn {G.SLOTS[action - ROTATE_BASE].name}"
-        if SWAP_BASE <= action < SWAP_BASE + G.NUM_SLOTS * G.NUM_SLOTS * 4:
-            pair, sides = divmod(action - SWAP_BASE, 4)
-            i, j = divmod(pair, G.NUM_SLOTS)
-            if i < j:
-                label = f"swap {G.SLOTS[i].name} {G.SLOTS[j].name}"
-                if self.challenging:
-                    label += f" sides {G.SLOTS[i].side_name(sides // 2)} {G.SLOTS[j].side_name(sides % 2)}"
-                return label
-        return f"<not an action: {action!r}>"
+        if isinstance(move, M.TakeCard):
+            return f"take {sheet.passengers[move.card].id}"
+        if isinstance(move, M.PlaceBus):
+            return f"start {G.node_label(move.node)}"
+        if isinstance(move, M.TurnCard):
+            return f"turn {G.SLOTS[move.slot].name}"
+        if isinstance(move, M.SwapCards):
+            first, second = G.SLOTS[move.first], G.SLOTS[move.second]
+            label = f"swap {first.name} {second.name}"
+            if self.challenging:
+                label += f" sides {first.side_name(move.first_side)} {second.side_name(move.second_side)}"
+            return label
+        assert isinstance(move, M.Drive)
+        return G.NODE_LABELS[move.node] + self._drop_text[move.drop_mask]
+
+    def _plain_move(self, action: int) -> Move | None:
+        """The move of ``action`` (any int) without its label or route, ``None`` for no move."""
+        sheet = self.sheet
+        return M.decode(action, len(sheet.streets), len(sheet.passengers), len(sheet.colours))
+
+    def _decode_move(self, action: int) -> Move | None:
+        move = self._plain_move(action)
+        if isinstance(move, M.Drive):
+            route = self.move_routes().get(action, ())
+            move = M.Drive(
+                move.slot, move.heading, move.drop_mask, tuple(self.colours_of(move.drop_mask)), tuple(route)
+            )
+        return move
 
     def _setup_slot(self) -> int:
         return sum(1 for s in self.slots if s is not None)
 
+    # -- notation ------------------------------------------------------------------------
+    def _names(self) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+        """Street card, passenger card and colour names (folded as labels are) by index."""
+        names = self.__dict__.get("_folded_names")
+        if names is None:
+            sheet = self.sheet
+            names = (
+                {_fold(c.id): i for i, c in enumerate(sheet.streets)},
+                {_fold(c.id): i for i, c in enumerate(sheet.passengers)},
+                {_fold(c): i for i, c in enumerate(sheet.colours)},
+            )
+            self.__dict__["_folded_names"] = names
+        return names
+
+    def _normalize_label(self, text: str) -> str:
+        """Drop-offs in any order name the same move: ``"b1-b2 s drop pink+red"`` is read as the
+        label's ``"b1-b2 s drop red+pink"`` (colours in sheet order)."""
+        head, sep, drops = text.partition(" drop ")
+        if not sep:
+            return text
+        colours = self._names()[2]
+        parts = [c.strip() for c in drops.split("+")]
+        if not all(c in colours for c in parts):
+            return text
+        return head + sep + "+".join(sorted(set(parts), key=colours.__getitem__))
+
+    def _parse_label(self, text: str) -> int | None:
+        """The action a (folded, normalized) label names, legal now or not: every label
+        :meth:`action_to_string` makes, street and passenger cards drawn included."""
+        streets, passengers, colours = self._names()
+        if text == "draw blind":
+            return DRAW_BLIND
+        if text == "pass":
+            return PASS
+        if text in passengers:
+            return M.passenger_action(passengers[text])
+        words = text.split(" ")
+        if words[0] == "take" and len(words) == 2 and words[1] in passengers:
+            return M.take_action(passengers[words[1]])
+        if words[0] == "turn" and len(words) == 2 and words[1] in _SLOTS:
+            return M.rotate_action(_SLOTS[words[1]])
+        if words[0] == "start" and len(words) == 3:
+            node = _node(words[1], words[2])
+            return None if node is None else M.place_action(node)
+        if words[0] == "swap":
+            return self._parse_swap(words[1:])
+        if "/" in text:
+            card, _, letter = text.rpartition("/")
+            side = _SIDE_LETTERS.get(letter)
+            return None if card not in streets or side is None else M.street_action(streets[card], side)
+        return self._parse_drive(words, colours)
+
+    def _parse_swap(self, words: list[str]) -> int | None:
+        if len(words) not in (2, 5) or words[0] not in _SLOTS or words[1] not in _SLOTS:
+            return None
+        i, j = _SLOTS[words[0]], _SLOTS[words[1]]
+        if len(words) == 2:  # each keeps its side (BUS-CONSTRUCTION)
+            if i == j or self.slots[i] is None or self.slots[j] is None:
+                return None
+            first, second = (i, j) if i < j else (j, i)
+            return M.swap_action(i, j, self.slots[second][1], self.slots[first][1])
+        if words[2] != "sides":
+            return None
+        sides = [_side_of(G.SLOTS[i], words[3]), _side_of(G.SLOTS[j], words[4])]
+        if None in sides:
+            return None
+        return M.swap_action(i, j, sides[0], sides[1])  # type: ignore[arg-type]
+
+    def _parse_drive(self, words: list[str], colours: dict[str, int]) -> int | None:
+        if len(words) == 2:
+            mask = 0
+        elif len(words) == 4 and words[2] == "drop":
+            parts = words[3].split("+")
+            if not all(c in colours for c in parts):
+                return None
+            mask = sum({1 << colours[c] for c in parts})
+        else:
+            return None
+        node = _node(words[0], words[1])
+        return None if node is None else M.drive_action(node, mask)
+
     def _why_not_legal(self, action: int) -> str:
         node = self.node
         label = self.action_to_string(action)
-        if node == "street":
-            if 0 <= action < 2 * len(self.sheet.streets):
-                return f"the street card {self.sheet.streets[action // 2].id} is already on the grid"
+        move = self._plain_move(action)
+        if node is Ph.STREET:
+            if isinstance(move, M.StreetCardDrawn):
+                return f"the street card {self.sheet.streets[move.card].id} is already on the grid"
             return "a street card and its side must be drawn now (BUS-SETUP)"
-        if node in ("faceup", "draw"):
-            if PASSENGER_BASE <= action < PASSENGER_BASE + len(self.sheet.passengers):
+        if node in CHANCE_PHASES:
+            if isinstance(move, M.PassengerCardDrawn):
                 return f"{label} is not in the deck"
             return "a passenger card must come off the deck now"
-        if node == "move":
+        if node is Ph.MOVE:
             return self._why_not_move(action)
-        if node == "place":
-            if PLACE_BASE <= action < PLACE_BASE + G.NUM_NODES:
-                card = self.street_at((action - PLACE_BASE) // 2)
+        if node is Ph.PLACE:
+            if isinstance(move, M.PlaceBus):
+                card = self.street_at(move.slot)
                 return f"a bus starts on a bus stop, and {label[6:]} is a {card.describe()} (BUS-START)"
             return f"{seat_name(self.actor)} must place the bus on a bus stop first (BUS-START)"
-        if node in ("start_pick", "pickup"):
-            if TAKE_BASE <= action < TAKE_BASE + len(self.sheet.passengers):
+        if node in (Ph.START_PICK, Ph.PICKUP):
+            if isinstance(move, M.TakeCard):
                 return f"{label[5:]} is not one of the face-up passenger cards (BUS-FACEUP)"
-            if action == PASS and node == "start_pick":
+            if isinstance(move, M.Pass) and node is Ph.START_PICK:
                 return "at the start every player must take a passenger card (BUS-START)"
             return f"{label} is not a choice now: take a face-up card or draw blind (BUS-PICKUP)"
-        if node == "construction":
+        if node is Ph.CONSTRUCTION:
             return self._why_not_construction(action)
         return "that is not one of the moves allowed now"
 
     def _why_not_move(self, action: int) -> str:
-        if not MOVE_BASE <= action < MOVE_BASE + G.NUM_NODES * MASK_SPAN:
-            if TAKE_BASE <= action < TAKE_BASE + len(self.sheet.passengers) or action == DRAW_BLIND:
+        drive = M.drive_parts(action)
+        if drive is None:
+            move = self._plain_move(action)
+            if isinstance(move, (M.TakeCard, M.DrawBlind)):
                 return "passengers are picked up only after a move that ends on a bus stop (BUS-PICKUP)"
-            if SWAP_BASE <= action < MOVE_BASE or ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
+            if M.in_construction_block(action):
                 return "the construction site is used only after a move that ends on it (BUS-CONSTRUCTION)"
             return f"{seat_name(self.actor)} must move the bus now (BUS-TURN)"
-        n, mask = divmod(action - MOVE_BASE, MASK_SPAN)
+        n, mask = drive
         slot = G.SLOTS[n // 2]
         if n // 2 == self.move_start // 2:
             return (
                 f"a bus may pass its starting card {slot.name} but may not end its move there (BUS-MOVE-END)"
             )
         routes = self.move_routes()
-        if not any((a - MOVE_BASE) // MASK_SPAN == n for a in routes):
+        if not any(M.drive_parts(a)[0] == n for a in routes):  # type: ignore[index]
             limit = "no limit" if self.speed_limit is None else f"a speed limit of {self.speed_limit}"
             steps = G.DIST[self.move_start][n]
             return (
@@ -449,14 +577,15 @@ class BusCityState(State):
 
     def _why_not_construction(self, action: int) -> str:
         occupied = {b // 2: s for s, b in enumerate(self.buses) if b is not None}
-        if ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
+        move = self._plain_move(action)
+        if isinstance(move, M.TurnCard):
             if not self.challenging:
                 return "turning a card instead of swapping is challenging play only (BUS-CH-ROTATE)"
-            slot = action - ROTATE_BASE
+            slot = move.slot
             return f"a bus is on {G.SLOTS[slot].name}: only a card with no bus on it can be turned (BUS-CH-ROTATE)"
-        if SWAP_BASE <= action < SWAP_BASE + G.NUM_SLOTS * G.NUM_SLOTS * 4:
-            pair, _ = divmod(action - SWAP_BASE, 4)
-            i, j = divmod(pair, G.NUM_SLOTS)
+        swap = M.swap_parts(action)
+        if swap is not None:
+            i, j = swap[0], swap[1]
             if i >= j:
                 return "name a swap by its two slots in grid order (the first before the second)"
             busy = [G.SLOTS[s].name for s in (i, j) if s in occupied]
@@ -473,43 +602,45 @@ class BusCityState(State):
 
     # -- applying ------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
-        getattr(self, "_on_" + self.node)(action)
+        getattr(self, PHASES[self.node].handler)(action)  # type: ignore[index]
         self._invalidate()
 
     def _on_street(self, action: int) -> None:
-        card, side = divmod(action, 2)
+        move = self._plain_move(action)
+        assert isinstance(move, M.StreetCardDrawn)
+        card, side = move.card, move.side
         slot = self._setup_slot()
         self.street_pool.discard(card)
         self.slots[slot] = [card, side]
         info = G.SLOTS[slot]
         street = self.sheet.streets[card]
-        where = "" if street.symbol == "plain" else f", symbol on the {info.side_name(side)} side"
         self._log(
             "BUS-SETUP",
-            f"Street card {street.id} ({street.describe()}) is laid on {info.name}{where}.",
+            what="street",
             slot=info.name,
             card=street.id,
             side=info.side_name(side),
+            symbol=street.symbol,
+            describe=street.describe(),
         )
         if slot + 1 == G.NUM_SLOTS:
             self._continue()
 
+    def _drawn_card(self, action: int) -> int:
+        move = self._plain_move(action)
+        assert isinstance(move, M.PassengerCardDrawn)
+        return move.card
+
     def _on_faceup(self, action: int) -> None:
-        card = action - PASSENGER_BASE
+        card = self._drawn_card(action)
         self.deck.discard(card)
         self.faceup.append(card)
         p = self.sheet.passengers[card]
-        self._log(
-            "BUS-FACEUP",
-            f"{p.id} (value {p.value}, speed {p.speed}) is turned face up; "
-            f"{_plural(len(self.deck), 'card')} left in the deck.",
-            card=p.id,
-            deck=len(self.deck),
-        )
+        self._log("BUS-FACEUP", what="faceup", card=p.id, deck=len(self.deck), value=p.value, speed=p.speed)
         self._continue()
 
     def _on_draw(self, action: int) -> None:
-        card = action - PASSENGER_BASE
+        card = self._drawn_card(action)
         self.deck.discard(card)
         self._give(self.actor, card, blind=True)
         self._continue()
@@ -517,54 +648,57 @@ class BusCityState(State):
     def _give(self, seat: int, card: int, blind: bool) -> None:
         self.held[seat].append([card, 0])
         p = self.sheet.passengers[card]
-        how = "draws blind from the deck" if blind else "takes the face-up card"
-        rule = "BUS-START" if self.phase == "start" else "BUS-PICKUP"
+        rule = "BUS-START" if self.stage == "start" else "BUS-PICKUP"
         self._log(
             rule,
-            f"{seat_name(seat)} {how}: {p.id} ({' and '.join(p.colours)} passengers, value {p.value}, "
-            f"speed {p.speed}) goes to Picked Up ({_plural(len(self.held[seat]), 'card')} in progress).",
+            what="take",
             seat=seat,
             card=p.id,
             blind=blind,
+            colours=list(p.colours),
+            value=p.value,
+            speed=p.speed,
+            in_progress=len(self.held[seat]),
         )
 
     def _continue(self) -> None:
         """After a passenger card moved: refill the face-up cards (BUS-FACEUP), then go on."""
         if len(self.faceup) < FACE_UP and self.deck:
-            self.node = "faceup"
+            self.node = Ph.FACEUP
             return
-        if self.phase == "setup":
-            self.phase = "start"
+        if self.stage == "setup":
+            self.stage = "start"
             self.actor = 0
-            self.node = "place"
-        elif self.phase == "start":
+            self.node = Ph.PLACE
+        elif self.stage == "start":
             self._next_start()
         else:
             self._end_turn()
 
     def _on_place(self, action: int) -> None:
-        n = action - PLACE_BASE
+        move = self._plain_move(action)
+        assert isinstance(move, M.PlaceBus)
+        n = move.node
         seat = self.actor
         self.buses[seat] = n
         others = [
-            seat_name(s)
+            s
             for s in range(self.num_players)
             if s != seat and self.buses[s] is not None and self.buses[s] // 2 == n // 2
         ]
-        share = f" (sharing it with {' and '.join(others)})" if others else ""
         info = G.SLOTS[n // 2]
         self._log(
             "BUS-START",
-            f"{seat_name(seat)} places the bus on the bus stop {info.name}, heading "
-            f"{info.heading_name(n % 2)}{share}.",
+            what="place",
             seat=seat,
-            slot=G.SLOTS[n // 2].name,
-            heading=G.SLOTS[n // 2].heading_name(n % 2),
+            slot=info.name,
+            heading=info.heading_name(n % 2),
+            sharing=others,
         )
         if self.supply():
-            self.node = "start_pick"
+            self.node = Ph.START_PICK
         else:
-            self._log("BUS-PICKUP", "No passenger card is left to take.")
+            self._log("BUS-PICKUP", what="empty")
             self._next_start()
 
     def _on_start_pick(self, action: int) -> None:
@@ -572,30 +706,28 @@ class BusCityState(State):
 
     def _on_pickup(self, action: int) -> None:
         seat = self.actor
-        if action == PASS:
-            self._log(
-                "BUS-ONE-ACTION",
-                f"{seat_name(seat)} takes no passenger card (picking up is optional).",
-                seat=seat,
-            )
+        move = self._plain_move(action)
+        if isinstance(move, M.Pass):
+            self._log("BUS-ONE-ACTION", what="no_pickup", seat=seat)
             self._end_turn()
             return
-        if action == DRAW_BLIND:
-            self.node = "draw"
+        if isinstance(move, M.DrawBlind):
+            self.node = Ph.DRAW
             return
-        card = action - TAKE_BASE
+        assert isinstance(move, M.TakeCard)
+        card = move.card
         self.faceup.remove(card)
         self._give(seat, card, blind=False)
         if self.deck:
-            self._log("BUS-FACEUP", "The face-up cards are refilled at once from the deck.")
+            self._log("BUS-FACEUP", what="refill")
         self._continue()
 
     def _next_start(self) -> None:
         if self.actor + 1 < self.num_players:
             self.actor += 1
-            self.node = "place"
+            self.node = Ph.PLACE
             return
-        self.phase = "turns"
+        self.stage = "turns"
         self.round = 1
         self._begin_turn(0)
 
@@ -603,21 +735,10 @@ class BusCityState(State):
         self.turn = self.actor = seat
         self.speed_limit = self.limit_for(seat)
         self.move_start = self.buses[seat]
-        self.node = "move"
-        self._log(
-            "BUS-TURN",
-            f"Round {self.round}: {seat_name(seat)}'s turn; the bus must move.",
-            seat=seat,
-            round=self.round,
-        )
-        if self.held[seat]:
-            speeds = ", ".join(str(self.sheet.passengers[c].speed) for c, _ in self.held[seat])
-            text = f"speed limit {self.speed_limit} (the lowest of {speeds}) for this whole turn"
-        elif self.speed_limit is None:
-            text = "no card in progress, so no speed limit"
-        else:
-            text = f"no card in progress: the empty-bus limit of {self.speed_limit} applies"
-        self._log("BUS-SPEED", f"{seat_name(seat)}: {text}.", seat=seat, limit=self.speed_limit)
+        self.node = Ph.MOVE
+        self._log("BUS-TURN", seat=seat, round=self.round)
+        speeds = [self.sheet.passengers[c].speed for c, _ in self.held[seat]]
+        self._log("BUS-SPEED", seat=seat, limit=self.speed_limit, speeds=speeds)
 
     def _on_move(self, action: int) -> None:
         seat = self.actor
@@ -626,27 +747,20 @@ class BusCityState(State):
         self.last_route = [start] + list(route)
         wanted_before = self._carried_bits(seat)
         passed_start = any(n // 2 == start // 2 for n in route)
-        path = " → ".join(G.node_label(n) for n in route)
-        limit = "no limit" if self.speed_limit is None else f"limit {self.speed_limit}"
         self._log(
             "BUS-MOVE",
-            f"{seat_name(seat)} drives {_plural(len(route), 'step')} ({limit}) from "
-            f"{G.node_label(start)}: {path}.",
             seat=seat,
             route=[G.node_label(n) for n in route],
+            start=G.node_label(start),
+            limit=self.speed_limit,
         )
         if passed_start:
-            self._log(
-                "BUS-MOVE-END",
-                f"{seat_name(seat)} passes its starting card {G.SLOTS[start // 2].name}; "
-                "that is allowed as long as the move does not end there.",
-                seat=seat,
-            )
+            self._log("BUS-MOVE-END", seat=seat, slot=G.SLOTS[start // 2].name)
         for n in route:
             self._enter(seat, n)
         self.buses[seat] = route[-1]
         dropped = wanted_before & ~self._carried_bits(seat)
-        if dropped != (action - MOVE_BASE) % MASK_SPAN:  # pragma: no cover - a bug guard
+        if dropped != M.drive_parts(action)[1]:  # type: ignore[index]  # pragma: no cover - a bug guard
             raise RuntimeError("the route dropped other passengers than its action says")
         self._end_move(seat, route[-1])
 
@@ -663,11 +777,12 @@ class BusCityState(State):
         if self.challenging and not self.symbol_usable(slot, n % 2):
             self._log(
                 "BUS-CH-SIDE",
-                f"{seat_name(seat)} passes the {street.colour} destination on {info.name} "
-                f"heading {info.heading_name(n % 2)}, but it is on the other side of the street "
-                f"({info.side_name(self.slots[slot][1])}): no drop-off.",
+                what="no_dropoff",
                 seat=seat,
                 slot=info.name,
+                colour=street.colour,
+                heading=info.heading_name(n % 2),
+                side=info.side_name(self.slots[slot][1]),
             )
             return
         finished = []
@@ -676,20 +791,14 @@ class BusCityState(State):
             if self._card_bits[card] & bit and not done & bit:
                 entry[1] |= bit
                 p = self.sheet.passengers[card]
-                self._log(
-                    "BUS-DROPOFF",
-                    f"{seat_name(seat)} drops off the {street.colour} passenger of {p.id} at {info.name}.",
-                    seat=seat,
-                    card=p.id,
-                    colour=street.colour,
-                    slot=info.name,
-                )
+                self._log("BUS-DROPOFF", seat=seat, card=p.id, colour=street.colour, slot=info.name)
                 if self.challenging:
                     self._log(
                         "BUS-CH-SIDE",
-                        f"The {street.colour} destination is on the bus's right-hand side "
-                        f"({info.side_name(self.slots[slot][1])}), so it counts.",
+                        what="dropoff",
                         seat=seat,
+                        colour=street.colour,
+                        side=info.side_name(self.slots[slot][1]),
                     )
                 if entry[1] == self._card_bits[card]:
                     finished.append(entry)
@@ -699,9 +808,6 @@ class BusCityState(State):
             p = self.sheet.passengers[entry[0]]
             self._log(
                 "BUS-PROGRESS",
-                f"{p.id} is complete: both passengers delivered; it lies face down "
-                f"(worth {p.value}) and stops limiting {seat_name(seat)}'s speed from the next turn. "
-                f"{_plural(len(self.complete[seat]), 'complete card')}.",
                 seat=seat,
                 card=p.id,
                 value=p.value,
@@ -714,109 +820,65 @@ class BusCityState(State):
         info = G.SLOTS[slot]
         if street.symbol == "stop":
             if self.challenging and not self.symbol_usable(slot, n % 2):
-                self._log(
-                    "BUS-CH-SIDE",
-                    f"The bus stop on {info.name} is on the other side of the street: no pick-up from here.",
-                    seat=seat,
-                )
+                self._log("BUS-CH-SIDE", what="stop", seat=seat, slot=info.name)
             elif len(self.held[seat]) >= MAX_IN_PROGRESS:
-                self._log(
-                    "BUS-PICKUP",
-                    f"{seat_name(seat)} ends on the bus stop {info.name} but already has "
-                    f"{MAX_IN_PROGRESS} cards in progress: a fourth cannot be taken.",
-                    seat=seat,
-                )
+                self._log("BUS-PICKUP", what="full", seat=seat, slot=info.name, max=MAX_IN_PROGRESS)
             elif not self.supply():
-                self._log(
-                    "BUS-PICKUP",
-                    f"{seat_name(seat)} ends on the bus stop {info.name}, but the deck and the "
-                    "face-up cards are gone: nothing to pick up.",
-                    seat=seat,
-                )
+                self._log("BUS-PICKUP", what="supply_gone", seat=seat, slot=info.name)
             else:
-                self._log(
-                    "BUS-ONE-ACTION",
-                    f"{seat_name(seat)} ends on the bus stop {info.name} and may pick up "
-                    "one passenger card (or pass).",
-                    seat=seat,
-                )
-                self.node = "pickup"
+                self._log("BUS-ONE-ACTION", what="at_stop", seat=seat, slot=info.name)
+                self.node = Ph.PICKUP
                 return
         elif street.symbol == "site":
             if self.site_used[seat]:
-                self._log(
-                    "BUS-CONSTRUCTION",
-                    f"{seat_name(seat)} ends on the construction site but has used it "
-                    "already (once per game).",
-                    seat=seat,
-                )
+                self._log("BUS-CONSTRUCTION", what="site_used", seat=seat)
             elif self.challenging and not self.symbol_usable(slot, n % 2):
-                self._log(
-                    "BUS-CH-SIDE",
-                    f"The construction site on {info.name} is on the other side of the "
-                    "street: it cannot be used from here.",
-                    seat=seat,
-                )
+                self._log("BUS-CH-SIDE", what="site", seat=seat, slot=info.name)
             else:
-                self._log(
-                    "BUS-ONE-ACTION",
-                    f"{seat_name(seat)} ends on the construction site and may use it "
-                    "(once per game) or pass.",
-                    seat=seat,
-                )
-                self.node = "construction"
+                self._log("BUS-ONE-ACTION", what="at_site", seat=seat)
+                self.node = Ph.CONSTRUCTION
                 return
         self._end_turn()
 
     def _on_construction(self, action: int) -> None:
         seat = self.actor
-        if action == PASS:
-            self._log("BUS-ONE-ACTION", f"{seat_name(seat)} does not use the construction site.", seat=seat)
+        move = self._plain_move(action)
+        if isinstance(move, M.Pass):
+            self._log("BUS-ONE-ACTION", what="no_construction", seat=seat)
             self._end_turn()
             return
         self.site_used[seat] = True
-        if ROTATE_BASE <= action < ROTATE_BASE + G.NUM_SLOTS:
-            slot = action - ROTATE_BASE
+        if isinstance(move, M.TurnCard):
+            slot = move.slot
             self.slots[slot][1] ^= 1
             info = G.SLOTS[slot]
             self._log(
                 "BUS-CH-ROTATE",
-                f"{seat_name(seat)} turns {self.street_at(slot).id} on {info.name} by 180°: "
-                f"its symbol moves to the {info.side_name(self.slots[slot][1])} side.",
+                what="turn",
                 seat=seat,
                 slot=info.name,
+                card=self.street_at(slot).id,
+                side=info.side_name(self.slots[slot][1]),
             )
         else:
-            pair, sides = divmod(action - SWAP_BASE, 4)
-            i, j = divmod(pair, G.NUM_SLOTS)
+            assert isinstance(move, M.SwapCards)
+            i, j = move.first, move.second
+            side_i, side_j = move.first_side, move.second_side
             card_i, card_j = self.slots[i][0], self.slots[j][0]
-            self.slots[i] = [card_j, sides // 2]
-            self.slots[j] = [card_i, sides % 2]
+            self.slots[i] = [card_j, side_i]
+            self.slots[j] = [card_i, side_j]
             a, b = G.SLOTS[i], G.SLOTS[j]
-            rule = "BUS-CH-ROTATE" if self.challenging else "BUS-CONSTRUCTION"
-            how = (
-                "each keeps its orientation"
-                if not self.challenging
-                else f"symbols now on the {a.side_name(sides // 2)} and {b.side_name(sides % 2)} sides"
-            )
             self._log(
                 "BUS-CONSTRUCTION",
-                f"{seat_name(seat)} swaps the street cards of {a.name} and {b.name}: "
-                f"{self.sheet.streets[card_j].id} to {a.name}, {self.sheet.streets[card_i].id} to {b.name} "
-                f"({how}).",
+                what="swap",
                 seat=seat,
                 slots=[a.name, b.name],
+                cards=[self.sheet.streets[card_j].id, self.sheet.streets[card_i].id],
+                sides=[a.side_name(side_i), b.side_name(side_j)] if self.challenging else None,
             )
             if self.challenging:
-                self._log(
-                    rule, "In challenging play a swap may also change the cards' orientations.", seat=seat
-                )
-        self._log(
-            "BUS-CONSTRUCTION",
-            f"{seat_name(seat)} flips the bus card to its used side, heading kept: the "
-            "construction site is used for this game.",
-            seat=seat,
-        )
+                self._log("BUS-CH-ROTATE", what="swap_sides", seat=seat)
+        self._log("BUS-CONSTRUCTION", what="flip", seat=seat)
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -826,46 +888,25 @@ class BusCityState(State):
         if self.end_trigger is not None:
             self.final_turns.pop(0)
             if done >= END_AT and seat != self.end_trigger:
-                self._log(
-                    "BUS-END",
-                    f"{seat_name(seat)} also has {_plural(done, 'complete card')}, but the end is "
-                    "already triggered: no second trigger.",
-                    seat=seat,
-                )
+                self._log("BUS-END", what="no_second", seat=seat, complete=done)
         elif done >= END_AT:
             self.end_trigger = seat
             self.final_turns = [(seat + k) % n for k in range(1, n + 1)]
-            order = ", ".join(seat_name(s) for s in self.final_turns)
-            self._log(
-                "BUS-END",
-                f"{seat_name(seat)} has {_plural(done, 'complete card')}: the end is triggered. "
-                f"Everyone takes one more turn: {order}.",
-                seat=seat,
-                order=list(self.final_turns),
-            )
+            self._log("BUS-END", what="trigger", seat=seat, order=list(self.final_turns), complete=done)
         nxt = (seat + 1) % n
         if self.end_trigger is not None:
             if not self.final_turns:
-                self._log("BUS-END", "Every player has taken the last turn: the game ends.")
+                self._log("BUS-END", what="ends")
                 self._finish()
                 return
             nxt = self.final_turns[0]
         elif seat == n - 1:
             if self.round >= self.max_rounds:
-                self._log(
-                    "BUS-END-CAP",
-                    f"No end was triggered in {_plural(self.max_rounds, 'round')}: the game ends after "
-                    "this round and is scored.",
-                    rounds=self.round,
-                )
+                self._log("BUS-END-CAP", what="rounds", rounds=self.round, max_rounds=self.max_rounds)
                 self._finish()
                 return
             if not self.supply() and not any(self.held):
-                self._log(
-                    "BUS-END-CAP",
-                    "The passenger cards are all taken and nobody has a card in progress: "
-                    "nothing can change, so the game ends after this round and is scored.",
-                )
+                self._log("BUS-END-CAP", what="stuck")
                 self._finish()
                 return
         if nxt <= seat:  # past the last seat: a new round
@@ -873,34 +914,17 @@ class BusCityState(State):
         self._begin_turn(nxt)
 
     def _finish(self) -> None:
-        self.phase = "over"
+        self.stage = "over"
         self.node = None
         for seat in range(self.num_players):
             cards = self.complete[seat]
-            values = " + ".join(str(self.sheet.passengers[c].value) for c in cards) or "nothing"
-            self._log(
-                "BUS-SCORE",
-                f"{seat_name(seat)}: {_plural(len(cards), 'complete card')} score {values} = "
-                f"{self.points(seat)} points; cards still in progress score nothing.",
-                seat=seat,
-                points=self.points(seat),
-            )
+            values = [self.sheet.passengers[c].value for c in cards]
+            self._log("BUS-SCORE", seat=seat, points=self.points(seat), values=values)
         winners = self.winners()
-        names = " and ".join(seat_name(s) for s in winners)
         scores = self.returns()
         best = max(scores)
         tied = [s for s in range(self.num_players) if scores[s] == best]
-        if len(tied) == 1:
-            text = f"{names} wins with {best} points."
-        elif len(winners) == 1:
-            text = (
-                f"{' and '.join(seat_name(s) for s in tied)} tie on {best} points; {names} has the most complete "
-                f"cards ({len(self.complete[winners[0]])}) and wins."
-            )
-        else:
-            names = ", ".join(seat_name(s) for s in winners[:-1]) + f" and {seat_name(winners[-1])}"
-            text = f"{names} tie on {best} points and on complete cards: they share the win."
-        self._log("BUS-WIN", text, winners=winners)
+        self._log("BUS-WIN", winners=winners, best=best, tied=tied, complete=[len(c) for c in self.complete])
 
     # -- results -------------------------------------------------------------------------
     def points(self, seat: int) -> int:
@@ -925,10 +949,10 @@ class BusCityState(State):
         ``returns()[seat]``.
 
         Raises:
-            IndexError: no such seat.
+            InputTypeError: ``seat`` is not an integer.
+            ParameterError: no such seat.
         """
-        if not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
+        seat = self._check_seat(seat, spectator=False)
         return [
             {
                 "label": f"{self.card_name(c)} complete",
@@ -949,121 +973,40 @@ class BusCityState(State):
                 f"Game over: {' and '.join(seat_name(s) for s in winners)} {verb} with "
                 f"{self.points(winners[0])} points."
             )
-        if node == "street":
+        if node is Ph.STREET:
             slot = G.SLOTS[self._setup_slot()]
             return f"Setup: draw the street card for {slot.name} ({self._setup_slot() + 1} of 12)."
-        if node == "faceup":
+        if node is Ph.FACEUP:
             return "Turn the deck's top passenger card face up."
-        if node == "draw":
+        if node is Ph.DRAW:
             return f"{seat_name(self.actor)} draws the deck's top passenger card blind."
         who = seat_name(self.actor)
-        if node == "place":
+        if node is Ph.PLACE:
             return f"{who}: place your bus on a bus stop, facing either way."
-        if node == "start_pick":
+        if node is Ph.START_PICK:
             return f"{who}: take a face-up passenger card or draw one blind."
-        if node == "pickup":
+        if node is Ph.PICKUP:
             return f"{who}: take a face-up passenger card, draw one blind, or pass."
-        if node == "construction":
+        if node is Ph.CONSTRUCTION:
             what = "swap two street cards or turn one" if self.challenging else "swap two street cards"
             return f"{who}: {what} with no bus on them, or pass."
         limit = "no speed limit" if self.speed_limit is None else f"speed limit {self.speed_limit}"
         final = " (final round)" if self.end_trigger is not None else ""
         return f"Round {self.round}{final}, {who}: move your bus ({limit}) from {G.node_label(self.buses[self.actor])}."
 
-    def _card_view(self, card: int, dropped: int = 0) -> dict[str, Any]:
-        p = self.sheet.passengers[card]
-        return {
-            "id": p.id,
-            "colours": list(p.colours),
-            "value": p.value,
-            "speed": p.speed,
-            "dropped": self.colours_of(dropped),
-        }
-
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> BusCityView:
         """Everything on the table, JSON-safe; the same for every seat (all cards are face up except
         the deck, which shows only its size; complete cards lie face down but were seen by all).
 
         Raises:
-            IndexError: ``seat`` is not at the table (``None`` is the spectator).
+            InputTypeError: ``seat`` is neither an integer nor ``None``.
+            ParameterError: ``seat`` is not at the table (``None`` is the spectator).
+
+        Returns:
+            BusCityView: the table, key by key as documented in :mod:`.views`.
         """
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise IndexError(f"seat {seat} is not at the table: seats are 0 to {self.num_players - 1}")
-        on_slot: dict[int, list[int]] = {}
-        for s, b in enumerate(self.buses):
-            if b is not None:
-                on_slot.setdefault(b // 2, []).append(s)
-        grid = []
-        for info in G.SLOTS:
-            street = self.street_at(info.index)
-            side = self.side_at(info.index)
-            grid.append(
-                {
-                    "slot": info.name,
-                    "kind": info.kind,
-                    "a": list(info.a),
-                    "b": list(info.b),
-                    "card": None if street is None else street.id,
-                    "symbol": None if street is None else street.symbol,
-                    "colour": None if street is None else street.colour,
-                    "side": None if side is None else info.side_name(side),
-                    "buses": on_slot.get(info.index, []),
-                }
-            )
-        reach = sorted({G.SLOTS[(a - MOVE_BASE) // MASK_SPAN // 2].name for a in self.move_routes()})
-        players = []
-        for s in range(self.num_players):
-            bus = self.buses[s]
-            side, (left, right) = G.PROGRESS_SIDES[s]
-            players.append(
-                {
-                    "seat": s,
-                    "side": side,
-                    "picked_up_slot": left,
-                    "dropped_off_slot": right,
-                    "bus": None
-                    if bus is None
-                    else {
-                        "slot": G.SLOTS[bus // 2].name,
-                        "heading": G.SLOTS[bus // 2].heading_name(bus % 2),
-                        "site_used": self.site_used[s],
-                    },
-                    "picked_up": [self._card_view(c, d) for c, d in self.held[s] if not d],
-                    "half": [self._card_view(c, d) for c, d in self.held[s] if d],
-                    "complete": [self._card_view(c, self._card_bits[c]) for c in self.complete[s]],
-                    "waiting": self.waiting_colours(s),
-                    "points": self.points(s),
-                    "speed_limit_next": self.limit_for(s),
-                }
-            )
-        return {
-            "game": "bus_city",
-            "viewer": seat,
-            "players": self.num_players,
-            "phase": self.phase,
-            "to_move": self.current_player(),
-            "status": self.status(),
-            "round": self.round,
-            "max_rounds": self.max_rounds,
-            "turn": self.turn if self.phase == "turns" else None,
-            "speed_limit": self.speed_limit if self.node == "move" else None,
-            "node": self.node,
-            "grid": grid,
-            "reachable": reach,
-            "route": [G.node_label(n) for n in self.last_route],
-            "faceup": [self._card_view(c) for c in self.faceup],
-            "deck": len(self.deck),
-            "seats": players,
-            "end": {"trigger": self.end_trigger, "final_turns": list(self.final_turns), "at": END_AT},
-            "options": {
-                "challenging": self.challenging,
-                "empty_speed": self.empty_speed,
-                "max_rounds": self.max_rounds,
-                "sheet": self.sheet.title,
-            },
-            "points": self.returns(),
-            "winners": self.winners(),
-        }
+        seat = self._check_seat(seat)
+        return build_view(self, seat)
 
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> BusCityState:
