@@ -277,7 +277,7 @@ def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, fl
     def engine_part1(count: int = 200):
         for seed in range(count):
             session = bus_lab.Session(game, seed=seed, bots="best_odds")
-            while session.state.phase == "questions":
+            while session.state.part == "questions":
                 session.step()
 
     count = 50 if quick else 200
@@ -299,7 +299,9 @@ def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, fl
 
     # The same bus two ways: the piles of a seeded 4-player game when its bus starts.
     session = bus_lab.Session(bus_lab.load_game("ride_the_bus", players=4), seed=3, bots="random")
-    while session.state.node != "bus_start":
+    from bus_lab.games.ride_the_bus.phases import RideTheBusPhase
+
+    while session.state.phase() is not RideTheBusPhase.BUS_START:
         session.step()
     start = session.state
     piles = bus.bus_start_piles(start)

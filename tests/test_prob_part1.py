@@ -287,7 +287,7 @@ def lone_playouts(policy: str, games: int, seed0: int):
     four = points = points_sq = 0
     for seed in range(seed0, seed0 + games):
         session = Session(game, seed=seed, bots=policy)
-        while session.state.phase == "questions":  # RTB-SG-QUESTIONS: Part 1, then the rides
+        while session.state.part == "questions":  # RTB-SG-QUESTIONS: Part 1, then the rides
             session.step()
         wrong = [e for e in session.state.events() if e.rule == "RTB-Q-WRONG"]
         p = session.state.points[0]
@@ -371,7 +371,7 @@ def test_table_exact_agrees_with_engine_playouts():
     totals = [[] for _ in range(3)]
     for seed in range(games):
         session = Session(game, seed=seed, bots="best_odds")
-        while session.state.phase == "questions":
+        while session.state.part == "questions":
             session.step()
         for seat in range(3):
             lines = session.state.score_breakdown(seat)

@@ -85,7 +85,7 @@ def state_after(rows: list[list[str]], flips: list[str], row_points: str = "esca
     game = load_game("ride_the_bus", players=len(rows), row_points=row_points)
     session = Session(game, seed=seed, bots="random", deck=deal_order(rows) + flips)
     while not (
-        session.state.phase != "questions"
+        session.state.part != "questions"
         and session.state.is_chance_node()
         and session.state.pyramid_index == len(flips)
     ):
@@ -187,7 +187,7 @@ def test_state_odds_right_after_part_one_equal_the_rows_odds():
     """Right after Part 1 (no flip yet) the state's figures are those of its rows: the draw pile is
     exactly the cards not in any row."""
     state = state_after(EIGHT_ROWS, [])
-    assert state.phase == "pyramid" and state.pyramid_index == 0
+    assert state.part == "pyramid" and state.pyramid_index == 0
     assert pyramid_odds_from_state(state) == pyramid_odds(EIGHT_ROWS)
     assert pyramid_odds_from_state(state_after(TWO_ROWS, [], "flat")) == pyramid_odds(TWO_ROWS, "flat")
 
@@ -197,7 +197,7 @@ def test_state_odds_while_points_are_being_handed_out():
     and the first flip's two sevens count as 2 points of row 1 for seat 0 (RTB-P-MATCH)."""
     game = load_game("ride_the_bus", players=2)
     session = Session(game, seed=1, bots="random", deck=deal_order(TWO_ROWS) + ["7C"])
-    while not (session.state.phase == "pyramid" and not session.state.is_chance_node()):
+    while not (session.state.part == "pyramid" and not session.state.is_chance_node()):
         session.step()
     giving = pyramid_odds_from_state(session.state)
     while not session.state.is_chance_node():
@@ -225,7 +225,7 @@ def test_odds_after_the_pyramid_are_the_facts():
     cards are what happened (read off the engine's ledger and rows)."""
     game = load_game("ride_the_bus", players=4)
     session = Session(game, seed=5, bots="random", deck=deal_order(FOUR_ROWS))
-    while session.state.phase != "bus":
+    while session.state.part != "bus":
         session.step()
     state = session.state
     odds = pyramid_odds_from_state(state)

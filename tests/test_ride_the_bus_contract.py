@@ -202,14 +202,14 @@ def test_phase_table_names_a_handler_and_an_actor_for_every_phase():
 def test_phase_and_part_through_a_game():
     state = new_state(2)
     assert state.phase() is RideTheBusPhase.GUESS and state.decision_kind() is RideTheBusPhase.GUESS
-    assert state.phase == "questions" and state.part is Part.QUESTIONS  # read without a call: the part
+    assert state.part == "questions" and state.part is Part.QUESTIONS
     say(state, "red")
     assert state.phase() is RideTheBusPhase.DEAL and state.decision_kind() is None
     deal(state, "7H")
     assert state.phase() is RideTheBusPhase.GIVE and state.decision_kind() == "give"
     session = Session(load_game("ride_the_bus", players=2), seed=3, bots="random")
     session.run_to_end()
-    assert session.state.phase() is None and session.state.phase == "over"
+    assert session.state.phase() is None and session.state.part == "over"
     assert session.state.part is Part.OVER and session.state.view()["phase"] == "over"
 
 

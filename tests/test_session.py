@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bus_lab import IllegalActionError, Session, load_game
+from bus_lab import IllegalActionError, ParameterError, Session, load_game
 from bus_lab.games.ride_the_bus import BLACK, GIVE_BASE, HIGHER, RED, parse_card
 
 
@@ -119,9 +119,17 @@ def test_scripted_deck_is_used_in_order_then_seeded_draws():
     assert other_cards[:3] == deck and other_cards != cards
 
 
+def test_scripted_deck_with_a_card_twice_is_refused_up_front():
+    with pytest.raises(ParameterError, match=r"#1 '7H' repeats entry #0"):
+        Session(rtb(), seed=1, deck=["7H", "7H"], bots="random")
+    with pytest.raises(ParameterError, match=r"#1 'ZZ'"):
+        Session(rtb(), seed=1, deck=["10H", "ZZ"], bots="random")
+
+
 def test_scripted_card_that_cannot_come_up():
     """A scripted card no longer in the draw pile raises ValueError; the session is unchanged."""
-    session = Session(rtb(), seed=1, deck=["7H", "7H"], bots="random")
+    session = Session(rtb(), seed=1, deck=["7H"], bots="random")
+    session.deck.append("7H")  # past the up-front check: the draw itself refuses it too
     with pytest.raises(ValueError, match="7H"):
         session.run_to_end()
     stuck = (session.position, len(session), session.state.to_dict())
@@ -135,8 +143,12 @@ def test_scripted_card_that_cannot_come_up():
 
 
 def test_scripted_deck_rejects_bad_labels():
-    """A scripted entry that is not a card label raises ValueError at its step."""
-    session = Session(rtb(), seed=1, deck=["ZZ"])
+    """A scripted entry that is not a card label is refused when the session is made; one that
+    gets past that check (changed afterwards) is refused at its step, and nothing changes."""
+    with pytest.raises(ParameterError, match="#0 'ZZ' is not a card"):
+        Session(rtb(), seed=1, deck=["ZZ"])
+    session = Session(rtb(), seed=1, deck=["7H"])
+    session.deck[0] = "ZZ"
     session.play("red")
     with pytest.raises(ValueError, match="ZZ"):
         session.step()

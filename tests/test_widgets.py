@@ -501,7 +501,7 @@ def test_bus_and_ride_buttons_show_hand_counted_odds(options):
 def test_gauntlet_board_marks_the_rider_and_the_ride():
     """RTB-SG-ORDER, RTB-SG-RIDES: ride k of N counts 10 rides each; the rider is marked in words."""
     w = RideTheBusWidget(players=4, humans=(), seed=2, mode="gauntlet", streak=7)
-    while w.session.state.phase != "rides":
+    while w.session.state.part != "rides":
         w.step_button.click()
     state = w.session.state
     svg = html.unescape(w.board.value)
@@ -518,9 +518,7 @@ def test_give_and_take_board_stacks_reflipped_cards_and_marks_the_spot():
     """RTB-GT-LAYOUT, RTB-GT-REFLIP: a spot flipped again shows how many flips it took."""
     w = RideTheBusWidget(players=4, humans=(), seed=3, board="give_and_take")
     state = w.session.state
-    while not (
-        state.phase == "give_and_take" and state.node == "spot_flip" and state.spots[state.spot_index]
-    ):
+    while not (state.part == "give_and_take" and state.node == "spot_flip" and state.spots[state.spot_index]):
         w.step_button.click()
         state = w.session.state
     flips = len(state.spots[state.spot_index])  # a reflip is coming on this spot

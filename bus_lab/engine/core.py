@@ -82,7 +82,7 @@ class Param:
             # that compare equal also hash alike and save alike
             raise ParameterError(
                 f"{self.name}={value!r} is not allowed: use {self.allowed_text()}"
-                + (f" (a {type(value).__name__} is not accepted)" if value in self.choices else "")
+                + (f" ({_a(type(value).__name__)} is not accepted)" if value in self.choices else "")
             )
         if self.bounds is not None:
             if isinstance(value, bool) or not isinstance(value, int):
@@ -580,3 +580,8 @@ def _fold(text: str) -> str:
     """Lower case (NFKC), surrounding and repeated spaces dropped (``" Red  "`` -> ``"red"``)."""
     text = unicodedata.normalize("NFKC", text).casefold()
     return " ".join(text.split())
+
+
+def _a(noun: str) -> str:
+    """``"an int"``, ``"a float"``: the noun with its indefinite article."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun

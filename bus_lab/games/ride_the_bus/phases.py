@@ -86,19 +86,3 @@ class Part(str, enum.Enum):
 
     def __str__(self) -> str:
         return str(self.value)
-
-
-class PartWord(str):
-    """``state.phase`` read as an attribute: the part of the game as its word (``"questions"``),
-    as code written before phases were named compares it; called, ``state.phase()``, it gives the
-    phase (:class:`RideTheBusPhase`, ``None`` once over), as the engine's contract asks."""
-
-    _phase: RideTheBusPhase | None
-
-    def __new__(cls, part: str, phase: RideTheBusPhase | None) -> PartWord:
-        word = super().__new__(cls, part)
-        word._phase = phase
-        return word
-
-    def __call__(self) -> RideTheBusPhase | None:
-        return self._phase

@@ -283,10 +283,10 @@ def pyramid_odds_from_state(state) -> PyramidOdds:
     params = state.get_game().params
     if params.get("board") != "pyramid" or params.get("mode") != "classic":
         raise ValueError("this game has no pyramid: pyramid odds need board='pyramid' and mode='classic'")
-    if state.phase == "questions":
+    if state.part == "questions":
         raise ValueError("Part 1 is not over yet: use pyramid_odds(rows) for a what-if on the rows")
     weights = row_weights(params["row_points"])
-    if state.phase == "pyramid":
+    if state.part == "pyramid":
         start = state.pyramid_index + (0 if state.is_chance_node() else 1)
     else:
         start = FLIPS
@@ -742,7 +742,7 @@ def engine_playouts(
 
     def playout(rng, i: int, size: int) -> None:  # size is 1; the seeds come from game_seed, not rng
         session = Session(game, seed=game_seed(seed, i), bots="random", deck=deck)
-        while session.state.phase in ("questions", "pyramid"):
+        while session.state.part in ("questions", "pyramid"):
             session.step()
         state = session.state
         values: dict[str, Any] = {

@@ -49,7 +49,6 @@ from bus_lab.games.ride_the_bus.phases import (
     CHANCE_PHASES,
     PHASES,
     Part,
-    PartWord,
     RideTheBusPhase,
 )
 
@@ -122,8 +121,8 @@ class RideTheBusState(State):
     Phases (:meth:`phase`, :class:`~.phases.RideTheBusPhase`): the kind of step within a part,
     listed with who acts and the handler in :data:`~.phases.PHASES`; :attr:`node` holds it.
 
-    ``state.phase`` read without calling it still gives the part's word (``state.phase ==
-    "questions"``), as before phases were named; ``state.phase()`` gives the phase.
+    ``state.phase`` was the part's word before phases were named; it is now the method
+    :meth:`phase`, and the part is :attr:`part` (whose members still equal those words).
 
     Everything on the table is face up; the only unknown is the order of the draw pile, which
     is not decided until a card is drawn (a chance node), so :meth:`view` is the same for every
@@ -176,13 +175,10 @@ class RideTheBusState(State):
         self._log("RTB-SCORE-LOW")
 
     # -- protocol ------------------------------------------------------------------------
-    @property
-    def phase(self) -> PartWord:
-        """Called, ``state.phase()``: the phase (:class:`~.phases.RideTheBusPhase`), ``None`` once
-        the game is over. Read as an attribute: the part of the game as its word (``"questions"``,
-        ``"pyramid"``, ``"give_and_take"``, ``"bus"``, ``"rides"``, ``"over"``), as before phases
-        were named (:attr:`part` is the same as a :class:`~.phases.Part`)."""
-        return PartWord(self.part.value, self.node)
+    def phase(self) -> RideTheBusPhase | None:
+        """The phase (:class:`~.phases.RideTheBusPhase`: a guess, a deal, a give, a flip...),
+        ``None`` once the game is over. The part of the game is :attr:`part`."""
+        return self.node
 
     def current_player(self) -> int:
         node = self.node
