@@ -337,7 +337,7 @@ class SheetFormat:
         if source is None:
             return self.load(None), None
         data, origin = self.data_of(source)
-        return self._cached(json.dumps(data, sort_keys=True), origin), data
+        return self._cached(json.dumps(data), origin), data
 
     def load(self, source: SheetSource = None) -> Any:
         """The checked ``Sheet`` of ``source``: ``None`` (the packaged sheet), a path, a mapping or
@@ -351,7 +351,7 @@ class SheetFormat:
         if source is None:
             data = read_sheet_file(self.default_path)
             data = self.prepare(data) if self.prepare else data
-            return self._cached(json.dumps(data, sort_keys=True), f"{self.default_path.name} (built in)")
+            return self._cached(json.dumps(data), f"{self.default_path.name} (built in)")
         return self.open(source)[0]
 
 
