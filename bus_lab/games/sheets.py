@@ -83,10 +83,10 @@ def decode_sheet_bytes(raw: bytes, where: str) -> str:
     """
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in raw:
-        raise _fail(
-            where, "is not UTF-8 text (it holds zero bytes: UTF-16 text or a binary file); save it as UTF-8"
-        )
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise _fail(where, "is not UTF-8 text: it is UTF-16 text; save it as UTF-8")
+    if b"\x00" in raw:
+        raise _fail(where, "is not UTF-8 text: it holds zero bytes (a binary file?); save it as UTF-8 text")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -100,11 +100,13 @@ def decode_sheet_bytes(raw: bytes, where: str) -> str:
 
 
 def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    twice = [key for i, key in enumerate(keys) if key in keys[:i]]
-    if twice:
-        raise ValueError(f"the key {twice[0]!r} appears twice in one object")
-    return dict(pairs)
+    """An object's members as a dict, refusing a key given twice (JSON would keep only the last)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        data[key] = value
+    return data
 
 
 def parse_sheet_text(text: str, where: str) -> Any:

@@ -420,16 +420,21 @@ def _deck(
             raise SheetProblem(("deck", ptype.name), "is missing: give the number of cards of every type")
         for c, count in enumerate(_per_colour(data[key], ("deck", key), colours)):
             deck[c * len(types) + t] = count
+    _check_deck_size(deck, len(types))
+    return tuple(deck)
+
+
+def _check_deck_size(deck: list[int], num_types: int) -> None:
+    """Enough cards for the bus stop (BAS-SETUP-STOP), of two colours at least (BAS-SETUP-SAMECOLOUR)."""
     if sum(deck) < STOP_SIZE:
         raise SheetProblem(
             ("deck",), f"has {sum(deck)} cards: the bus stop alone needs {STOP_SIZE} (BAS-SETUP-STOP)"
         )
-    if sum(1 for c in range(len(colours)) if any(deck[c * len(types) : (c + 1) * len(types)])) < 2:
+    if sum(1 for start in range(0, len(deck), num_types) if any(deck[start : start + num_types])) < 2:
         raise SheetProblem(
             ("deck",),
             "has cards of fewer than two colours: the same-colour reshuffle (BAS-SETUP-SAMECOLOUR) needs at least two",
         )
-    return tuple(deck)
 
 
 def _stack_type(item: dict[str, Any], path: tuple[Any, ...], types: tuple[PassengerType, ...]) -> int | None:
