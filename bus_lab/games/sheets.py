@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError
 
 from bus_lab.engine.errors import ParameterError
 
@@ -237,7 +237,10 @@ def describe_error(error: ValidationError) -> tuple[tuple[str | int, ...], str]:
         what = schema.get("title", "this object")
         return (*path, extra), f"is not a field of {what}: use {', '.join(allowed)}"
     if error.context and "x-expected" not in schema:
-        return describe_error(best_match(error.context))
+        # anyOf, oneOf: the branch the value fits best (of its type, then the deepest problem)
+        return describe_error(
+            min(error.context, key=lambda e: (e.validator == "type", -len(e.absolute_path)))
+        )
     return path, f"must be {schema_words(schema)}, not {_short(error.instance)}"
 
 
