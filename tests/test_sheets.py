@@ -111,6 +111,9 @@ def test_the_first_bad_byte_on_the_first_line_is_at_its_column(tmp_path):
     path.write_bytes(b'{"a":\n "caf\xe9"}')
     with pytest.raises(ComponentSheetError, match=r"byte 0xe9 at line 2, column 6 "):
         read_sheet_file(path)
+    path.write_bytes(b"\n\xe9")  # the first line is empty
+    with pytest.raises(ComponentSheetError, match=r"byte 0xe9 at line 2, column 1 "):
+        read_sheet_file(path)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -507,3 +510,10 @@ def test_a_record_saved_with_a_path_still_loads_while_the_file_is_there(name, tm
     os.unlink(path)
     with pytest.raises(ComponentSheetError, match=f"cannot read the component sheet file {str(path)!r}"):
         game.state_from_dict(old_state)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_record_without_params_is_refused_as_another_game(name):
+    game = bus_lab.load_game(name)
+    with pytest.raises(ValueError, match="this dict has params None"):
+        game.state_from_dict({"game": name, "history": []})
