@@ -379,12 +379,11 @@ def _types(items: list[dict]) -> tuple[PassengerType, ...]:
     types = tuple(
         PassengerType(item["name"].strip(), item["code"], item.get("senior", False)) for item in items
     )
+    # with two types at least (the schema), at most one senior leaves one type to drop off
     if sum(t.senior for t in types) > 1:
         raise SheetProblem(
             ("types",), "marks more than one type as senior: at most one type sits beside the bus"
         )
-    if all(t.senior for t in types):
-        raise SheetProblem(("types",), "needs at least one type that is not senior")
     return types
 
 
@@ -413,24 +412,25 @@ def _deck(
             raise SheetProblem(
                 ("deck", key), f"is not a passenger type: use {', '.join(t.name for t in types)}"
             )
-    deck = [0] * (len(colours) * len(types))
+    per_type = []  # per_type[t][c]: cards of type t in colour c
     for t, ptype in enumerate(types):
         key = next((k for k in data if _fold(k) == names[t]), None)
         if key is None:
             raise SheetProblem(("deck", ptype.name), "is missing: give the number of cards of every type")
-        for c, count in enumerate(_per_colour(data[key], ("deck", key), colours)):
-            deck[c * len(types) + t] = count
-    _check_deck_size(deck, len(types))
-    return tuple(deck)
+        per_type.append(_per_colour(data[key], ("deck", key), colours))
+    per_colour = [[cards[c] for cards in per_type] for c in range(len(colours))]
+    _check_deck_size(per_colour)
+    return tuple(count for counts in per_colour for count in counts)  # kind = colour * len(types) + type
 
 
-def _check_deck_size(deck: list[int], num_types: int) -> None:
+def _check_deck_size(per_colour: list[list[int]]) -> None:
     """Enough cards for the bus stop (BAS-SETUP-STOP), of two colours at least (BAS-SETUP-SAMECOLOUR)."""
-    if sum(deck) < STOP_SIZE:
+    total = sum(map(sum, per_colour))
+    if total < STOP_SIZE:
         raise SheetProblem(
-            ("deck",), f"has {sum(deck)} cards: the bus stop alone needs {STOP_SIZE} (BAS-SETUP-STOP)"
+            ("deck",), f"has {total} cards: the bus stop alone needs {STOP_SIZE} (BAS-SETUP-STOP)"
         )
-    if sum(1 for start in range(0, len(deck), num_types) if any(deck[start : start + num_types])) < 2:
+    if sum(1 for counts in per_colour if any(counts)) < 2:
         raise SheetProblem(
             ("deck",),
             "has cards of fewer than two colours: the same-colour reshuffle (BAS-SETUP-SAMECOLOUR) needs at least two",
