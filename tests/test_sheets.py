@@ -295,7 +295,7 @@ def tiny(tmp_path):
         ({"n": 1, "m": 3}, "field m: must be a whole number of at least 5, not 3"),  # the branch of its type
         ({"n": 1, "m": [1]}, "field m[0]: must be a string, not 1"),  # the deepest problem
         ({"n": 1, "m": ["s"]}, None),
-        ({"n": 1, "xs": []}, "field xs: must be a list of at least 1 entries, not []"),
+        ({"n": 1, "xs": []}, "field xs: must be a list of at least 1 entry, not []"),
         ({"n": 1, "xs": ["a", "c"]}, "field xs[1]: must be one of 'a', 'b', not 'c'"),
         ({"n": 1, "flag": False}, "field flag: must be True, not False"),
         ({"n": 1, "gone": 1}, "field gone: must be a value, not 1"),
@@ -398,7 +398,10 @@ def test_field_path(parts, from_one, text):
         ({"type": "array", "minItems": 2, "maxItems": 9}, "a list of 2 to 9 entries"),
         ({"type": "array", "minItems": 3, "maxItems": 3}, "a list of exactly 3 entries"),
         ({"type": "array", "maxItems": 4}, "a list of at most 4 entries"),
-        ({"type": "array", "minItems": 1}, "a list of at least 1 entries"),
+        ({"type": "array", "maxItems": 1}, "a list of at most 1 entry"),
+        ({"type": "array", "minItems": 1, "maxItems": 1}, "a list of exactly 1 entry"),
+        ({"type": "array", "minItems": 0, "maxItems": 1}, "a list of 0 to 1 entry"),
+        ({"type": "array", "minItems": 1}, "a list of at least 1 entry"),
         ({"type": "integer", "minimum": 0, "maximum": 200}, "a whole number from 0 to 200"),
         ({"type": "integer", "minimum": 1}, "a whole number of at least 1"),
         ({"type": "integer", "maximum": 9}, "a whole number of at most 9"),

@@ -274,7 +274,7 @@ def test_counts_increase_from_one_up_to_the_seats_of_a_bus():
     assert card.counts == (1, 10) and card.points_for(10) == 2
     seats = "a whole number of passengers from 1 to 10: a bus holds 10 passengers (BAS-PICK-LIMIT)"
     for counts, message in [
-        ([], "field stacks[0].cards[6].counts: must be a list of at least 1 entries, not []"),
+        ([], "field stacks[0].cards[6].counts: must be a list of at least 1 entry, not []"),
         ([2, 2], "field stacks[0].cards[6].counts: must increase, not [2, 2]"),
         ([3, 2], "field stacks[0].cards[6].counts: must increase, not [3, 2]"),
         ([0, 2], f"field stacks[0].cards[6].counts[0]: must be {seats}, not 0"),

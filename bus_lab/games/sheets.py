@@ -189,14 +189,18 @@ def _short(value: Any) -> str:
     if len(text) <= 60:
         return text
     if isinstance(value, list):
-        return f"a list of {len(value)} entries"
+        return f"a list of {_entries(len(value))}"
     return "an object" if isinstance(value, dict) else text[:57] + "..."
+
+
+def _entries(count: int) -> str:
+    return f"{count} entry" if count == 1 else f"{count} entries"
 
 
 def _count_words(low: int | None, high: int | None) -> str:
     if low is not None and high is not None:
-        return f"exactly {low}" if low == high else f"{low} to {high}"
-    return f"at least {low}" if low is not None else f"at most {high}"
+        return f"exactly {_entries(low)}" if low == high else f"{low} to {_entries(high)}"
+    return f"at least {_entries(low)}" if low is not None else f"at most {_entries(high)}"
 
 
 def schema_words(schema: Mapping[str, Any]) -> str:
@@ -211,7 +215,7 @@ def schema_words(schema: Mapping[str, Any]) -> str:
         return repr(schema["const"])
     words = _TYPE_WORDS.get(schema.get("type", ""), "a value")
     if "minItems" in schema or "maxItems" in schema:
-        return f"{words} of {_count_words(schema.get('minItems'), schema.get('maxItems'))} entries"
+        return f"{words} of {_count_words(schema.get('minItems'), schema.get('maxItems'))}"
     if "minimum" in schema and "maximum" in schema:
         return f"{words} from {schema['minimum']} to {schema['maximum']}"
     if "minimum" in schema:
