@@ -198,9 +198,11 @@ def _entries(count: int) -> str:
 
 
 def _count_words(low: int | None, high: int | None) -> str:
-    if low is not None and high is not None:
-        return f"exactly {_entries(low)}" if low == high else f"{low} to {_entries(high)}"
-    return f"at least {_entries(low)}" if low is not None else f"at most {_entries(high)}"
+    if low is None:
+        return f"at most {_entries(high or 0)}"
+    if high is None:
+        return f"at least {_entries(low)}"
+    return f"exactly {_entries(low)}" if low == high else f"{low} to {_entries(high)}"
 
 
 def schema_words(schema: Mapping[str, Any]) -> str:
@@ -328,7 +330,7 @@ class SheetFormat:
         elif isinstance(source, Mapping):
             data, origin = plain_copy(source), ""
         elif self.sheet_type is not None and isinstance(source, self.sheet_type):
-            data, origin = source.to_dict(), ""
+            data, origin = source.to_dict(), ""  # type: ignore[attr-defined]
         else:
             raise ComponentSheetError(
                 f"sheet={source!r}: use None (the built-in sheet), a path to a JSON file, or a dict"

@@ -414,10 +414,10 @@ def _deck(
             )
     per_type = []  # per_type[t][c]: cards of type t in colour c
     for t, ptype in enumerate(types):
-        key = next((k for k in data if _fold(k) == names[t]), None)
-        if key is None:
+        given = next((k for k in data if _fold(k) == names[t]), None)
+        if given is None:
             raise SheetProblem(("deck", ptype.name), "is missing: give the number of cards of every type")
-        per_type.append(_per_colour(data[key], ("deck", key), colours))
+        per_type.append(_per_colour(data[given], ("deck", given), colours))
     per_colour = [[cards[c] for cards in per_type] for c in range(len(colours))]
     _check_deck_size(per_colour)
     return tuple(count for counts in per_colour for count in counts)  # kind = colour * len(types) + type

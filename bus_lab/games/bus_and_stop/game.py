@@ -65,7 +65,7 @@ class BusAndStopGame(SheetParameter, Game):
         self._open_sheet(values)
 
     @property
-    def state_class(self):  # type: ignore[override]
+    def state_class(self) -> type:  # type: ignore[override]
         from bus_lab.games.bus_and_stop.state import BusAndStopState
 
         return BusAndStopState

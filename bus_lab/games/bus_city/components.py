@@ -302,7 +302,7 @@ def _build(data: dict[str, Any]) -> Sheet:
     colours = data["colours"]
     streets = _streets(data["streets"], colours)
     _unique_ids(data["passengers"], "passengers")
-    served = {s.colour for s in streets if s.symbol == "destination"}
+    served = {s.colour or "" for s in streets if s.symbol == "destination"}
     taken = set(colours) | RESERVED | {s.id for s in streets}
     passengers = tuple(
         _passenger(i, item, colours, served, taken) for i, item in enumerate(data["passengers"])

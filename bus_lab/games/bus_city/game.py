@@ -74,7 +74,7 @@ class BusCityGame(SheetParameter, Game):
         self._open_sheet(values)
 
     @property
-    def state_class(self):  # type: ignore[override]
+    def state_class(self) -> type:  # type: ignore[override]
         from bus_lab.games.bus_city.state import BusCityState
 
         return BusCityState

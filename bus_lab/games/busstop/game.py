@@ -57,7 +57,7 @@ class BusstopGame(SheetParameter, Game):
         self._open_sheet(values)
 
     @property
-    def state_class(self):  # type: ignore[override]
+    def state_class(self) -> type:  # type: ignore[override]
         from bus_lab.games.busstop.state import BusstopState
 
         return BusstopState
