@@ -197,9 +197,10 @@ def _entries(count: int) -> str:
     return f"{count} entry" if count == 1 else f"{count} entries"
 
 
-def _count_words(low: int | None, high: int | None) -> str:
+def _count_words(low: Any, high: Any) -> str:
+    """A list length in words, from a schema's ``minItems`` and ``maxItems`` (``None`` when absent)."""
     if low is None:
-        return f"at most {_entries(high or 0)}"
+        return f"at most {_entries(high)}"
     if high is None:
         return f"at least {_entries(low)}"
     return f"exactly {_entries(low)}" if low == high else f"{low} to {_entries(high)}"
