@@ -27,7 +27,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -361,10 +361,19 @@ class SheetFormat:
         if self.sheet_type is not None and isinstance(source, self.sheet_type):
             return source
         if source is None:
-            data = read_sheet_file(self.default_path)
-            data = self.prepare(data) if self.prepare else data
-            return self._cached(json.dumps(data), f"{self.default_path.name} (built in)")
+            return self.default
         return self.open(source)[0]
+
+    @cached_property
+    def default(self) -> Any:
+        """The packaged sheet (``sheet=None``), read and checked once.
+
+        Raises:
+            ComponentSheetError: the packaged file is unreadable or bad (named as built in).
+        """
+        data = read_sheet_file(self.default_path)
+        data = self.prepare(data) if self.prepare else data
+        return self.check(data, f"{self.default_path.name} (built in)")
 
 
 class SheetParameter:
