@@ -96,7 +96,8 @@ def test_busstop_arrows_may_point_anywhere_once_each():
         ),
         (
             zone3([1], [2, 3], [], []),
-            "zones.3.positions: must be a list of exactly 3 positions (one per player, the proxy bus counted), not a list of 4 entries",
+            "zones.3.positions: must be a list of exactly 3 positions (one per player, the proxy bus counted), not "
+            "['empty_queue', 'vip_scored', 'all_sorts', 'third_bus']",
         ),
         (busstop(bus_seats=[3, 4, 21]), "bus_seats[3]: must be a whole number from 1 to 20, not 21"),
         (busstop(bus_seats=[0, 4, 5]), "bus_seats[1]: must be a whole number from 1 to 20, not 0"),
@@ -120,6 +121,27 @@ def test_busstop_arrows_may_point_anywhere_once_each():
 )
 def test_busstop_bad_sheets(data, message):
     refused(load_busstop_sheet, data, message)
+
+
+def test_busstop_five_colours_have_five_bonus_tiles():
+    sorts = ["baby", "child", "girl", "salaryman", "granny"]
+    refused(
+        load_busstop_sheet,
+        busstop(passenger_bonus=[*sorts, "baby"]),
+        "passenger_bonus: must be 5 different sorts, one per colour 0-4 (BSB-OPT-BONUS), not "
+        "['baby', 'child', 'girl', 'salaryman', 'granny', 'baby']",
+    )
+    ends = ["empty_queue", "vip_scored", "all_sorts", "third_bus", "three_ets"]
+    refused(
+        load_busstop_sheet,
+        busstop(end_bonus=ends[:4]),
+        "end_bonus: must be 5 different requirements, one per colour 0-4 (BSB-OPT-ENDBONUS), not a list of 4 entries",
+    )
+    refused(
+        load_busstop_sheet,
+        busstop(end_bonus=[*ends, "fly"]),
+        "end_bonus: must be 5 different requirements, one per colour 0-4 (BSB-OPT-ENDBONUS), not a list of 6 entries",
+    )
 
 
 def test_busstop_fields_of_objects():
@@ -308,6 +330,27 @@ def _passenger(**changes) -> dict:
 )
 def test_bus_bad_sheets(data, message):
     refused(load_bus_sheet, data, message)
+
+
+def test_bus_a_passenger_card_shows_two_colours():
+    refused(
+        load_bus_sheet,
+        bus(passengers=[_passenger(colours=["red"]), _passenger(id="x")]),
+        "passengers[0].colours: must be two different colours: a passenger card shows two passengers of "
+        "different colours, not ['red']",
+    )
+
+
+def test_bus_cards_by_id():
+    sheet = load_bus_sheet()
+    assert sheet.street_by_id("stop2").index == 7 and sheet.street_by_id("red").index == 0
+    assert sheet.passenger_by_id("green-blue").index == 5 and sheet.passenger_by_id("red-pink").index == 0
+    with pytest.raises(KeyError, match="no street card 'stop9': the street cards are red, orange"):
+        sheet.street_by_id("stop9")
+    with pytest.raises(
+        KeyError, match="no passenger card 'red': the passenger cards are red-pink, orange-blue"
+    ):
+        sheet.passenger_by_id("red")
 
 
 def test_bus_streets():
