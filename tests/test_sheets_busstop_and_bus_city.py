@@ -96,8 +96,8 @@ def test_busstop_arrows_may_point_anywhere_once_each():
         ),
         (
             zone3([1], [2, 3], [], []),
-            "zones.3.positions: must be a list of exactly 3 positions (one per player, the proxy bus counted), not "
-            "['empty_queue', 'vip_scored', 'all_sorts', 'third_bus']",
+            "zones.3.positions: must be a list of exactly 3 positions (one per player, the proxy bus counted), "
+            "not a list of 4 entries",
         ),
         (busstop(bus_seats=[3, 4, 21]), "bus_seats[3]: must be a whole number from 1 to 20, not 21"),
         (busstop(bus_seats=[0, 4, 5]), "bus_seats[1]: must be a whole number from 1 to 20, not 0"),
@@ -135,7 +135,8 @@ def test_busstop_five_colours_have_five_bonus_tiles():
     refused(
         load_busstop_sheet,
         busstop(end_bonus=ends[:4]),
-        "end_bonus: must be 5 different requirements, one per colour 0-4 (BSB-OPT-ENDBONUS), not a list of 4 entries",
+        "end_bonus: must be 5 different requirements, one per colour 0-4 (BSB-OPT-ENDBONUS), not "
+        "['empty_queue', 'vip_scored', 'all_sorts', 'third_bus']",
     )
     refused(
         load_busstop_sheet,
