@@ -213,7 +213,7 @@ BAD_SHEETS = [
     (lambda d: d["stacks"][1]["cards"][2].update(points=[1, 2, 3]), r"stacks\[1\]\.cards\[2\]\.points"),
     (
         lambda d: d["stacks"][0]["cards"][0].update(counts=[5, 4, 6, 7]),
-        r"stacks\[0\]\.cards\[0\]\.counts must increase",
+        r"stacks\[0\]\.cards\[0\]\.counts: must increase",
     ),
     (
         lambda d: d["stacks"][0]["cards"][0].update(counts=[4, 5, 6, 11]),
@@ -223,26 +223,26 @@ BAD_SHEETS = [
         lambda d: d["stacks"][4]["cards"][0].update(counts=[2, 6]),
         r"stacks\[4\]\.cards\[0\]\.counts.*5 colours",
     ),
-    (lambda d: d["stacks"][0].update(type="pilot"), r"stacks\[0\]\.type must be a passenger type"),
+    (lambda d: d["stacks"][0].update(type="pilot"), r"stacks\[0\]\.type: must be a passenger type"),
     (lambda d: d["stacks"][0].update(type="senior"), r"stacks\[0\]\.type.*BAS-SENIOR"),
     (lambda d: d["stacks"][0].update(kind="colour"), r"stacks\[0\]\.kind"),
-    (lambda d: d["stacks"][2].update(name="Office"), r"stacks\[2\]\.name 'Office' is used twice"),
+    (lambda d: d["stacks"][2].update(name="Office"), r"stacks\[2\]\.name: 'Office' is used twice"),
     (
         lambda d: d.__setitem__(
             "stacks", d["stacks"][:1] + [dict(d["stacks"][4], cards=d["stacks"][4]["cards"][:1])]
         ),
-        r"stacks hold 5 destination cards.*BAS-END-TRIGGER",
+        r"stacks: hold 5 destination cards.*BAS-END-TRIGGER",
     ),
-    (lambda d: d["deck"].pop("mother"), r"deck\['mother'\] is missing"),
-    (lambda d: d["deck"].update(senior=-1), r"deck\['senior'\]\['yellow'\] must be a whole number"),
-    (lambda d: d["deck"].update(senior={"yellow": 2}), r"deck\['senior'\]\['green'\] is missing"),
-    (lambda d: d["deck"].update(pilot=3), r"deck\['pilot'\] is not a passenger type"),
-    (lambda d: d["colours"][1].update(code="Y"), r"colours\[1\]\.code 'Y' is used twice"),
-    (lambda d: d["colours"][0].update(code="yy"), r"colours\[0\]\.code must be one capital letter"),
+    (lambda d: d["deck"].pop("mother"), r"deck\.mother: is missing"),
+    (lambda d: d["deck"].update(senior=-1), r"deck\.senior: must be a whole number from 0 to 200"),
+    (lambda d: d["deck"].update(senior={"yellow": 2}), r"deck\.senior\.green: is missing"),
+    (lambda d: d["deck"].update(pilot=3), r"deck\.pilot: is not a passenger type"),
+    (lambda d: d["colours"][1].update(code="Y"), r"colours\[1\]\.code: 'Y' is used twice"),
+    (lambda d: d["colours"][0].update(code="yy"), r"colours\[0\]\.code: must be one capital letter"),
     (lambda d: d["colours"][0].update(ink="orange"), r"colours\[0\]\.ink"),
-    (lambda d: d["types"][0].update(senior=True), r"types marks more than one type as senior"),
-    (lambda d: d.__setitem__("colours", d["colours"][:1]), r"colours has 1 entries: use 2 to 9"),
-    (lambda d: d.__setitem__("passengers", []), r"passengers is not a field"),
+    (lambda d: d["types"][0].update(senior=True), r"types: marks more than one type as senior"),
+    (lambda d: d.__setitem__("colours", d["colours"][:1]), r"colours: must be a list of 2 to 9 entries"),
+    (lambda d: d.__setitem__("passengers", []), r"passengers: is not a field"),
 ]
 
 
@@ -281,8 +281,8 @@ def test_BAS_COMP_SIDES_a_teachers_sheet_from_a_file_or_a_dict(tmp_path):
     data["stacks"][0]["cards"][3]["points"][0] = 99  # the game keeps its own copy
     assert game.params["sheet"]["stacks"][0]["cards"][3]["points"][0] == 7
     assert max(c.points[0] for c in game.sheet.stacks[0].cards) == 7
-    assert BusAndStopGame(sheet=path).params["sheet"] == str(path)
-    with pytest.raises(ComponentSheetError, match="cannot read the file"):
+    assert BusAndStopGame(sheet=path).params["sheet"] == json.loads(path.read_text())  # contents, not path
+    with pytest.raises(ComponentSheetError, match="cannot read the component sheet file"):
         BusAndStopGame(sheet=str(tmp_path / "missing.json"))
     (tmp_path / "broken.json").write_text("{not json")
     with pytest.raises(ComponentSheetError, match="not valid JSON"):

@@ -262,7 +262,7 @@ def test_BUS_COMP_PASSENGERS_bad_sheet_errors_name_the_field(path, value, field)
         target = target[key]
     target[path[-1]] = value
     with pytest.raises(
-        ComponentSheetError, match=r"component sheet: " + field.replace("[", r"\[").replace("]", r"\]")
+        ComponentSheetError, match=r"component sheet, field " + field.replace("[", r"\[").replace("]", r"\]") + ":"
     ):
         BusCityGame(sheet=data)
 
@@ -271,7 +271,7 @@ def test_BUS_COMP_STREETS_sheet_needs_twelve_streets_and_a_bus_stop():
     """BUS-COMP-STREETS, BUS-GRID, BUS-START: 12 street cards, at least one a bus stop."""
     data = default_sheet_dict()
     data["streets"] = data["streets"][:11]
-    with pytest.raises(ParameterError, match=r"streets: the grid has exactly 12"):
+    with pytest.raises(ParameterError, match=r"field streets: must be exactly 12 street cards"):
         BusCityGame(sheet=data)
     data = default_sheet_dict()
     for s in data["streets"]:

@@ -199,7 +199,7 @@ def _sheet(**changes):
     [
         ({"zones__4__positions__2__black": [3]}, "zones.4.positions[3].black"),  # q3 gets a second arrow
         ({"zones__4__positions__2__black": []}, "zones.4.positions"),  # q4 has no arrow
-        ({"zones__5__positions__4__white": False}, "zones.5.positions"),  # 4 white icons for 5
+        ({"zones__5__positions__4__white": False}, "zones.5.positions[5].white"),  # 4 white icons for 5
         ({"zones__5__passengers": 6}, "zones.5.passengers"),  # 60 passengers > 50
         ({"zones__3__conductor": 4}, "zones.3.conductor"),
         ({"bus_seats": [3, 4]}, "bus_seats"),

@@ -7,8 +7,9 @@ can copy the file, fix the numbers and pass it to the game::
     bus_lab.load_game("bus_and_stop", sheet="my_box.json")     # a path to a JSON file
     bus_lab.load_game("bus_and_stop", sheet={...})             # or the same data as a dict
 
-Every sheet is validated on load; a bad one raises :class:`ComponentSheetError` naming the field
-(e.g. ``stacks[1].cards[2].points``). Standard library only.
+Every sheet is validated on load against :data:`SCHEMA` (a JSON Schema) and a few cross-field
+checks; a bad one raises :class:`ComponentSheetError` naming the file and the field (e.g.
+``stacks[1].cards[2].points``).
 
 The JSON format::
 
@@ -30,14 +31,13 @@ by the type's code, e.g. ``"YB"`` for a yellow businessman or ``"RE"`` for a red
 from __future__ import annotations
 
 import copy
-import json
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from bus_lab.engine.errors import ParameterError
+from bus_lab.games.sheets import ComponentSheetError as ComponentSheetError
+from bus_lab.games.sheets import SheetFormat, SheetProblem, plain_copy
 
 #: The file of the built-in (placeholder) sheet.
 DEFAULT_SHEET_PATH = Path(__file__).with_name("components.json")
@@ -51,13 +51,6 @@ END_DESTINATIONS_LEFT = 6
 #: Most colours and types a sheet may have (codes are one character each).
 MAX_COLOURS = MAX_TYPES = 9
 MULTICOLOURED = "multicoloured"
-_CODE = re.compile(r"^[A-Z0-9]$")
-_INK = re.compile(r"^#[0-9A-Fa-f]{6}$")
-_TOP_KEYS = {"title", "notes", "colours", "types", "deck", "stacks"}
-
-
-class ComponentSheetError(ParameterError):
-    """A component sheet that cannot be used. The message names the field and what is allowed."""
 
 
 @dataclass(frozen=True)
@@ -260,257 +253,274 @@ class Sheet:
         return "\n".join(lines)
 
 
-# -- loading and validation -------------------------------------------------------------------
-def _fail(source: str, field: str, problem: str) -> ComponentSheetError:
-    return ComponentSheetError(f"component sheet {source}: {field} {problem}")
+# -- the schema (shape, types, ranges) -----------------------------------------------------------
+_NAME = {"type": "string", "pattern": r"\S", "x-expected": "a non-empty string"}
+_CODE = {"type": "string", "pattern": "^[A-Z0-9]$", "x-expected": "one capital letter or digit"}
+_CARDS_PER_COLOUR = {"type": "integer", "minimum": 0, "maximum": 200}
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _named_list(what: str, most: int, extra: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": most,
+        "items": {
+            "title": what,
+            "type": "object",
+            "required": ["name", "code"],
+            "additionalProperties": False,
+            "properties": {"name": _NAME, "code": _CODE, **extra},
+        },
+    }
 
 
-def _text(value: Any) -> bool:
-    return isinstance(value, str) and value.strip() != ""
+_CARD = {
+    "title": "a destination card",
+    "type": "object",
+    "required": ["counts", "points"],
+    "additionalProperties": False,
+    "properties": {
+        "counts": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": BUS_SEATS,
+                "x-expected": f"a whole number of passengers from 1 to {BUS_SEATS}: a bus holds "
+                f"{BUS_SEATS} passengers (BAS-PICK-LIMIT)",
+            },
+        },
+        "points": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 1000}},
+    },
+}
+_STACK = {
+    "title": "a stack",
+    "type": "object",
+    "required": ["name", "kind", "cards"],
+    "additionalProperties": False,
+    "properties": {
+        "name": _NAME,
+        "kind": {"enum": ["type", MULTICOLOURED]},
+        "type": {"type": "string"},
+        "cards": {"type": "array", "minItems": 1, "maxItems": 20, "items": _CARD},
+        "known": {"type": "string"},
+    },
+    "if": {"properties": {"kind": {"const": "type"}}},
+    "then": {"required": ["type"]},
+    "else": {
+        "properties": {
+            "type": {
+                "not": {},
+                "x-expected": "left out: a multicoloured stack takes passengers of pairwise different "
+                "colours, not of one type",
+            }
+        }
+    },
+}
+#: JSON Schema (draft 2020-12) of a sheet: the shape; :func:`_build` checks sums and references.
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "a component sheet",
+    "type": "object",
+    "required": ["colours", "types", "deck", "stacks"],
+    "additionalProperties": False,
+    "properties": {
+        "title": {"type": "string"},
+        "notes": {"type": "array", "items": {"type": "string"}},
+        "colours": _named_list(
+            "a colour",
+            MAX_COLOURS,
+            {
+                "ink": {
+                    "type": "string",
+                    "pattern": "^#[0-9A-Fa-f]{6}$",
+                    "x-expected": "a colour like '#0072B2'",
+                }
+            },
+        ),
+        "types": _named_list("a passenger type", MAX_TYPES, {"senior": {"type": "boolean"}}),
+        "deck": {
+            "type": "object",
+            "additionalProperties": {
+                "anyOf": [_CARDS_PER_COLOUR, {"type": "object", "additionalProperties": _CARDS_PER_COLOUR}],
+                "x-expected": "a whole number from 0 to 200 (cards of each colour) or "
+                "{colour name: whole number from 0 to 200}",
+            },
+        },
+        "stacks": {"type": "array", "minItems": 1, "maxItems": 10, "items": _STACK},
+    },
+}
 
 
-def _check_named_list(data: dict, key: str, source: str, least: int, most: int) -> list[dict]:
-    items = data.get(key)
-    if not isinstance(items, list):
-        raise _fail(source, key, f"must be a list of {least} to {most} entries, not {type(items).__name__}")
-    if not least <= len(items) <= most:
-        raise _fail(source, key, f"has {len(items)} entries: use {least} to {most}")
-    names, codes = set(), set()
+# -- the checks a schema cannot make, and the Sheet ----------------------------------------------
+def _fold(name: str) -> str:
+    return name.strip().lower()
+
+
+def _check_unique(items: list[dict], key: str, fields: tuple[str, ...]) -> None:
+    """No two entries of ``items`` share a name (case and outer spaces ignored) or a code."""
+    for field in fields:
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            value = _fold(item[field]) if field == "name" else item[field]
+            if value in seen:
+                raise SheetProblem((key, i, field), f"{item[field]!r} is used twice")
+            seen.add(value)
+
+
+def _colours(items: list[dict]) -> tuple[Colour, ...]:
+    _check_unique(items, "colours", ("name", "code"))
+    return tuple(Colour(item["name"].strip(), item["code"], item.get("ink", "#999999")) for item in items)
+
+
+def _types(items: list[dict]) -> tuple[PassengerType, ...]:
+    _check_unique(items, "types", ("name", "code"))
+    types = tuple(
+        PassengerType(item["name"].strip(), item["code"], item.get("senior", False)) for item in items
+    )
+    # with two types at least (the schema), at most one senior leaves one type to drop off
+    if sum(t.senior for t in types) > 1:
+        raise SheetProblem(
+            ("types",), "marks more than one type as senior: at most one type sits beside the bus"
+        )
+    return types
+
+
+def _per_colour(value: Any, path: tuple[str, ...], colours: tuple[Colour, ...]) -> list[int]:
+    """Cards of one type in each colour: one number for every colour, or ``{colour name: number}``."""
+    if isinstance(value, int):
+        return [value] * len(colours)
+    given = {_fold(name): count for name, count in value.items()}
+    names = [_fold(c.name) for c in colours]
+    for name in value:
+        if _fold(name) not in names:
+            raise SheetProblem((*path, name), f"is not a colour: use {', '.join(c.name for c in colours)}")
+    for colour in colours:
+        if _fold(colour.name) not in given:
+            raise SheetProblem((*path, colour.name), "is missing: give every colour")
+    return [given[name] for name in names]
+
+
+def _deck(
+    data: dict[str, Any], colours: tuple[Colour, ...], types: tuple[PassengerType, ...]
+) -> tuple[int, ...]:
+    """BAS-COMP-PASSENGERS: cards of each kind; every type given, by name, and enough cards to play."""
+    names = [_fold(t.name) for t in types]
+    for key in data:
+        if _fold(key) not in names:
+            raise SheetProblem(
+                ("deck", key), f"is not a passenger type: use {', '.join(t.name for t in types)}"
+            )
+    per_type = []  # per_type[t][c]: cards of type t in colour c
+    for t, ptype in enumerate(types):
+        given = next((k for k in data if _fold(k) == names[t]), None)
+        if given is None:
+            raise SheetProblem(("deck", ptype.name), "is missing: give the number of cards of every type")
+        per_type.append(_per_colour(data[given], ("deck", given), colours))
+    per_colour = [[cards[c] for cards in per_type] for c in range(len(colours))]
+    _check_deck_size(per_colour)
+    return tuple(count for counts in per_colour for count in counts)  # kind = colour * len(types) + type
+
+
+def _check_deck_size(per_colour: list[list[int]]) -> None:
+    """Enough cards for the bus stop (BAS-SETUP-STOP), of two colours at least (BAS-SETUP-SAMECOLOUR)."""
+    total = sum(map(sum, per_colour))
+    if total < STOP_SIZE:
+        raise SheetProblem(
+            ("deck",), f"has {total} cards: the bus stop alone needs {STOP_SIZE} (BAS-SETUP-STOP)"
+        )
+    if sum(1 for counts in per_colour if any(counts)) < 2:
+        raise SheetProblem(
+            ("deck",),
+            "has cards of fewer than two colours: the same-colour reshuffle (BAS-SETUP-SAMECOLOUR) needs at least two",
+        )
+
+
+def _stack_type(item: dict[str, Any], path: tuple[Any, ...], types: tuple[PassengerType, ...]) -> int | None:
+    """Index of the passenger type a stack needs (``None`` for a multicoloured stack)."""
+    if item["kind"] == MULTICOLOURED:
+        return None
+    names = [_fold(t.name) for t in types]
+    wanted = item["type"]
+    if _fold(wanted) not in names:
+        raise SheetProblem(
+            (*path, "type"), f"must be a passenger type ({', '.join(t.name for t in types)}), not {wanted!r}"
+        )
+    index = names.index(_fold(wanted))
+    if types[index].senior:
+        raise SheetProblem(
+            (*path, "type"), f"{wanted!r} sits beside the bus (BAS-SENIOR) and cannot be dropped off"
+        )
+    return index
+
+
+def _card(card: dict[str, Any], path: tuple[Any, ...], most: int) -> DestinationCard:
+    """BAS-COMP-SIDES: counts increase up to ``most``; one number of points per count."""
+    counts, points = card["counts"], card["points"]
+    if any(b <= a for a, b in zip(counts, counts[1:])):
+        raise SheetProblem((*path, "counts"), f"must increase, not {counts!r}")
+    if counts[-1] > most:
+        raise SheetProblem(
+            (*path, "counts"),
+            f"must lie between 1 and {most}: there are {most} colours and {BUS_SEATS} seats; got {counts!r}",
+        )
+    if len(points) != len(counts):
+        raise SheetProblem(
+            (*path, "points"), f"must list one number per count ({len(counts)}), not {points!r}"
+        )
+    return DestinationCard(tuple(counts), tuple(points))
+
+
+def _stacks(
+    items: list[dict], colours: tuple[Colour, ...], types: tuple[PassengerType, ...]
+) -> tuple[Stack, ...]:
+    """BAS-COMP-DESTINATIONS: the stacks, with more cards than the end trigger leaves (BAS-END-TRIGGER)."""
+    _check_unique(items, "stacks", ("name",))
+    stacks = []
     for i, item in enumerate(items):
-        where = f"{key}[{i}]"
-        if not isinstance(item, dict):
-            raise _fail(source, where, f"must be an object, not {type(item).__name__}")
-        name, code = item.get("name"), item.get("code")
-        if not _text(name):
-            raise _fail(source, f"{where}.name", f"must be a non-empty string, not {name!r}")
-        if name.strip().lower() in names:
-            raise _fail(source, f"{where}.name", f"{name!r} is used twice")
-        if not isinstance(code, str) or not _CODE.match(code):
-            raise _fail(source, f"{where}.code", f"must be one capital letter or digit, not {code!r}")
-        if code in codes:
-            raise _fail(source, f"{where}.code", f"{code!r} is used twice")
-        names.add(name.strip().lower())
-        codes.add(code)
-    return items
+        path = ("stacks", i)
+        tindex = _stack_type(item, path, types)
+        # a multicoloured claim needs pairwise different colours: at most one passenger per colour
+        most = BUS_SEATS if tindex is not None else min(BUS_SEATS, len(colours))
+        cards = tuple(_card(card, (*path, "cards", j), most) for j, card in enumerate(item["cards"]))
+        stacks.append(Stack(item["name"].strip(), item["kind"], tindex, cards, item.get("known", "")))
+    total = sum(len(s.cards) for s in stacks)
+    if total <= END_DESTINATIONS_LEFT:
+        raise SheetProblem(
+            ("stacks",),
+            f"hold {total} destination cards: the game ends when {END_DESTINATIONS_LEFT} are left "
+            "(BAS-END-TRIGGER), so use more than that",
+        )
+    return tuple(stacks)
 
 
-def validate_sheet(data: Any, source: str = "(dict)") -> Sheet:
+def _build(data: dict[str, Any]) -> Sheet:
+    """The :class:`Sheet` of data that passed :data:`SCHEMA`, after the cross-field checks."""
+    colours = _colours(data["colours"])
+    types = _types(data["types"])
+    deck = _deck(data["deck"], colours, types)
+    stacks = _stacks(data["stacks"], colours, types)
+    title = data.get("title", "Bus & Stop component sheet")
+    return Sheet(colours, types, deck, stacks, title, tuple(data.get("notes", [])), data)
+
+
+#: How a Bus & Stop sheet is read, checked and built.
+SHEET_FORMAT = SheetFormat(SCHEMA, _build, DEFAULT_SHEET_PATH, sheet_type=Sheet)
+
+
+def validate_sheet(data: Any, source: str = "") -> Sheet:
     """Check a sheet given as plain data and build a :class:`Sheet`.
 
     Args:
         data (dict): the sheet (format in the module docstring).
-        source (str): where it came from, for error messages.
+        source (str): where it came from (a quoted file name), for error messages.
 
     Raises:
         ComponentSheetError: the first problem found, naming the field (BAS-COMP-PASSENGERS,
             BAS-COMP-DESTINATIONS, BAS-COMP-SIDES).
     """
-    if not isinstance(data, dict):
-        raise _fail(source, "(the whole sheet)", f"must be an object (a dict), not {type(data).__name__}")
-    unknown = sorted(set(data) - _TOP_KEYS)
-    if unknown:
-        raise _fail(
-            source, unknown[0], f"is not a field of a component sheet: use {', '.join(sorted(_TOP_KEYS))}"
-        )
-    title = data.get("title", "Bus & Stop component sheet")
-    if not isinstance(title, str):
-        raise _fail(source, "title", f"must be a string, not {type(title).__name__}")
-    notes = data.get("notes", [])
-    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        raise _fail(source, "notes", "must be a list of strings")
-
-    # BAS-COMP-PASSENGERS: colours and types
-    colour_items = _check_named_list(data, "colours", source, 2, MAX_COLOURS)
-    colours = []
-    for i, item in enumerate(colour_items):
-        ink = item.get("ink", "#999999")
-        if not isinstance(ink, str) or not _INK.match(ink):
-            raise _fail(source, f"colours[{i}].ink", f"must be a colour like '#0072B2', not {ink!r}")
-        extra = sorted(set(item) - {"name", "code", "ink"})
-        if extra:
-            raise _fail(source, f"colours[{i}].{extra[0]}", "is not a field of a colour: use name, code, ink")
-        colours.append(Colour(item["name"].strip(), item["code"], ink))
-    type_items = _check_named_list(data, "types", source, 2, MAX_TYPES)
-    types = []
-    for i, item in enumerate(type_items):
-        senior = item.get("senior", False)
-        if not isinstance(senior, bool):
-            raise _fail(source, f"types[{i}].senior", f"must be true or false, not {senior!r}")
-        extra = sorted(set(item) - {"name", "code", "senior"})
-        if extra:
-            raise _fail(source, f"types[{i}].{extra[0]}", "is not a field of a type: use name, code, senior")
-        types.append(PassengerType(item["name"].strip(), item["code"], senior))
-    if sum(t.senior for t in types) > 1:
-        raise _fail(
-            source, "types", "marks more than one type as senior: at most one type sits beside the bus"
-        )
-    if all(t.senior for t in types):
-        raise _fail(source, "types", "needs at least one type that is not senior")
-    colour_index = {c.name.lower(): i for i, c in enumerate(colours)}
-    type_index = {t.name.lower(): i for i, t in enumerate(types)}
-
-    # BAS-COMP-PASSENGERS: the deck, per colour
-    deck_data = data.get("deck")
-    if not isinstance(deck_data, dict):
-        raise _fail(
-            source, "deck", "must be an object {type name: cards per colour, or {colour name: cards}}"
-        )
-    deck = [0] * (len(colours) * len(types))
-    for key in deck_data:
-        if not isinstance(key, str) or key.strip().lower() not in type_index:
-            raise _fail(
-                source, f"deck[{key!r}]", f"is not a passenger type: use {', '.join(t.name for t in types)}"
-            )
-    for t, ptype in enumerate(types):
-        matches = [k for k in deck_data if k.strip().lower() == ptype.name.lower()]
-        if not matches:
-            raise _fail(source, f"deck[{ptype.name!r}]", "is missing: give the number of cards of every type")
-        value = deck_data[matches[0]]
-        if _int(value):
-            per = {c.name: value for c in colours}
-        elif isinstance(value, dict):
-            for cname in value:
-                if not isinstance(cname, str) or cname.strip().lower() not in colour_index:
-                    raise _fail(
-                        source,
-                        f"deck[{ptype.name!r}][{cname!r}]",
-                        f"is not a colour: use {', '.join(c.name for c in colours)}",
-                    )
-            lowered = {cname.strip().lower(): v for cname, v in value.items()}
-            per = {c.name: lowered.get(c.name.lower()) for c in colours}
-            missing = [name for name, v in per.items() if v is None]
-            if missing:
-                raise _fail(source, f"deck[{ptype.name!r}][{missing[0]!r}]", "is missing: give every colour")
-        else:
-            raise _fail(
-                source,
-                f"deck[{ptype.name!r}]",
-                f"must be a whole number or {{colour: number}}, not {value!r}",
-            )
-        for cname, count in per.items():
-            if not _int(count) or not 0 <= count <= 200:
-                raise _fail(
-                    source,
-                    f"deck[{ptype.name!r}][{cname!r}]",
-                    f"must be a whole number from 0 to 200, not {count!r}",
-                )
-            deck[colour_index[cname.lower()] * len(types) + t] = count
-    if sum(deck) < STOP_SIZE:
-        raise _fail(
-            source, "deck", f"has {sum(deck)} cards: the bus stop alone needs {STOP_SIZE} (BAS-SETUP-STOP)"
-        )
-    per_colour = [sum(deck[c * len(types) : (c + 1) * len(types)]) for c in range(len(colours))]
-    if sum(1 for n in per_colour if n) < 2:
-        raise _fail(
-            source,
-            "deck",
-            "has cards of fewer than two colours: the same-colour reshuffle "
-            "(BAS-SETUP-SAMECOLOUR) needs at least two",
-        )
-
-    # BAS-COMP-DESTINATIONS, BAS-COMP-SIDES: the stacks
-    stack_items = data.get("stacks")
-    if not isinstance(stack_items, list) or not 1 <= len(stack_items) <= 10:
-        raise _fail(source, "stacks", "must be a list of 1 to 10 stacks")
-    stacks, stack_names = [], set()
-    for i, item in enumerate(stack_items):
-        where = f"stacks[{i}]"
-        if not isinstance(item, dict):
-            raise _fail(source, where, f"must be an object, not {type(item).__name__}")
-        extra = sorted(set(item) - {"name", "kind", "type", "cards", "known"})
-        if extra:
-            raise _fail(
-                source, f"{where}.{extra[0]}", "is not a field of a stack: use name, kind, type, cards, known"
-            )
-        name = item.get("name")
-        if not _text(name):
-            raise _fail(source, f"{where}.name", f"must be a non-empty string, not {name!r}")
-        if name.strip().lower() in stack_names:
-            raise _fail(source, f"{where}.name", f"{name!r} is used twice")
-        stack_names.add(name.strip().lower())
-        kind = item.get("kind")
-        if kind not in ("type", MULTICOLOURED):
-            raise _fail(source, f"{where}.kind", f"must be 'type' or 'multicoloured', not {kind!r}")
-        tindex = None
-        if kind == "type":
-            tname = item.get("type")
-            if not isinstance(tname, str) or tname.strip().lower() not in type_index:
-                raise _fail(
-                    source,
-                    f"{where}.type",
-                    f"must be a passenger type ({', '.join(t.name for t in types)}), not {tname!r}",
-                )
-            tindex = type_index[tname.strip().lower()]
-            if types[tindex].senior:
-                raise _fail(
-                    source,
-                    f"{where}.type",
-                    f"{tname!r} sits beside the bus (BAS-SENIOR) and cannot be dropped off",
-                )
-        elif "type" in item:
-            raise _fail(source, f"{where}.type", "does not apply to a multicoloured stack: leave it out")
-        most = BUS_SEATS if kind == "type" else min(BUS_SEATS, len(colours))
-        cards_data = item.get("cards")
-        if not isinstance(cards_data, list) or not 1 <= len(cards_data) <= 20:
-            raise _fail(source, f"{where}.cards", "must be a list of 1 to 20 cards")
-        cards = []
-        for j, card in enumerate(cards_data):
-            cw = f"{where}.cards[{j}]"
-            if not isinstance(card, dict) or set(card) != {"counts", "points"}:
-                raise _fail(source, cw, "must be an object with exactly the fields counts and points")
-            counts, points = card["counts"], card["points"]
-            if not isinstance(counts, list) or not counts or not all(_int(k) for k in counts):
-                raise _fail(
-                    source, f"{cw}.counts", f"must be a non-empty list of whole numbers, not {counts!r}"
-                )
-            if any(b <= a for a, b in zip(counts, counts[1:])):
-                raise _fail(source, f"{cw}.counts", f"must increase, not {counts!r}")
-            if counts[0] < 1 or counts[-1] > most:
-                why = (
-                    f"a bus holds {BUS_SEATS} passengers (BAS-PICK-LIMIT)"
-                    if kind == "type"
-                    else f"there are {len(colours)} colours and {BUS_SEATS} seats"
-                )
-                raise _fail(source, f"{cw}.counts", f"must lie between 1 and {most}: {why}; got {counts!r}")
-            if not isinstance(points, list) or len(points) != len(counts):
-                raise _fail(
-                    source, f"{cw}.points", f"must list one number per count ({len(counts)}), not {points!r}"
-                )
-            if not all(_int(p) and 0 <= p <= 1000 for p in points):
-                raise _fail(source, f"{cw}.points", f"must be whole numbers from 0 to 1000, not {points!r}")
-            cards.append(DestinationCard(tuple(counts), tuple(points)))
-        known = item.get("known", "")
-        if not isinstance(known, str):
-            raise _fail(source, f"{where}.known", f"must be a string, not {known!r}")
-        stacks.append(Stack(name.strip(), kind, tindex, tuple(cards), known))
-    total = sum(len(s.cards) for s in stacks)
-    if total <= END_DESTINATIONS_LEFT:
-        raise _fail(
-            source,
-            "stacks",
-            f"hold {total} destination cards: the game ends when "
-            f"{END_DESTINATIONS_LEFT} are left (BAS-END-TRIGGER), so use more than that",
-        )
-    plain = json.loads(json.dumps(data))
-    return Sheet(tuple(colours), tuple(types), tuple(deck), tuple(stacks), title, tuple(notes), plain)
-
-
-@lru_cache(maxsize=1)
-def _default_text() -> str:
-    return DEFAULT_SHEET_PATH.read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=64)
-def _from_json_text(text: str, source: str) -> Sheet:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ComponentSheetError(f"component sheet {source}: not valid JSON ({err})") from None
-    return validate_sheet(data, source)
+    return SHEET_FORMAT.check(plain_copy(data) if isinstance(data, Mapping) else data, source)
 
 
 def load_sheet(source: Any = None) -> Sheet:
@@ -518,37 +528,16 @@ def load_sheet(source: Any = None) -> Sheet:
 
     Args:
         source: ``None`` (the built-in placeholder sheet, ``components.json``), a path (``str`` or
-            :class:`~pathlib.Path`) to a JSON file, a :class:`Sheet`, or the sheet as a dict.
+            :class:`~pathlib.Path`) to a JSON file (UTF-8), a :class:`Sheet`, or the sheet as a dict.
 
     Returns:
         a :class:`Sheet`.
 
     Raises:
-        ComponentSheetError: the file cannot be read, is not JSON, or a field is wrong (the message
-            names the field).
+        ComponentSheetError: the file cannot be read, is not UTF-8 JSON, or a field is wrong (the
+            message names the file and the field).
     """
-    if source is None:
-        return _from_json_text(_default_text(), "components.json (built in)")
-    if isinstance(source, Sheet):
-        return source
-    if isinstance(source, (str, Path)):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as err:
-            raise ComponentSheetError(
-                f"component sheet {str(source)!r}: cannot read the file ({err.strerror or err})"
-            ) from None
-        return _from_json_text(text, repr(str(source)))
-    if isinstance(source, dict):
-        try:
-            text = json.dumps(source, sort_keys=True)
-        except (TypeError, ValueError) as err:
-            raise ComponentSheetError(f"component sheet (dict): not JSON-safe data ({err})") from None
-        return _from_json_text(text, "(dict)")
-    raise ComponentSheetError(
-        f"sheet={source!r}: use None (the built-in sheet), a path to a JSON file, or a dict"
-    )
+    return SHEET_FORMAT.load(source)
 
 
 def default_sheet_data() -> dict[str, Any]:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from bus_lab.engine.core import Game, Param
-from bus_lab.engine.errors import ParameterError
-from bus_lab.games.bus_and_stop.components import Sheet, load_sheet
+from bus_lab.games.bus_and_stop.components import SHEET_FORMAT, Sheet
+from bus_lab.games.sheets import SheetParameter
 
 
-class BusAndStopGame(Game):
+class BusAndStopGame(SheetParameter, Game):
     """Bus & Stop with its table settings.
 
     Args:
@@ -29,8 +28,10 @@ class BusAndStopGame(Game):
         sheet (None | str | dict): the component sheet (BAS-COMP-PASSENGERS,
             BAS-COMP-DESTINATIONS, BAS-COMP-SIDES): ``None`` for the built-in placeholder sheet, a
             path to a JSON file, or the sheet as a dict (see
-            :mod:`bus_lab.games.bus_and_stop.components`). Kept in ``params`` as given (JSON-safe),
-            so ``to_dict()`` and ``state_from_dict`` still work.
+            :mod:`bus_lab.games.bus_and_stop.components`). ``params["sheet"]`` keeps the sheet's
+            contents (a plain JSON dict; ``None`` for the built-in sheet), never a path, so saved
+            games replay without the file, and a game made from a file equals the game made from
+            the same data as a dict.
 
     Raises:
         ParameterError: unknown name or a value outside the allowed ones.
@@ -57,23 +58,14 @@ class BusAndStopGame(Game):
         ),
     )
 
+    SHEET_FORMAT = SHEET_FORMAT
+    sheet: Sheet
+
     def _check_params(self, values: dict[str, Any]) -> None:
-        penalty = values["leftover_penalty"]
-        if not isinstance(penalty, bool):
-            raise ParameterError(
-                f"leftover_penalty={penalty!r} is not allowed: use False or True (BAS-SCORE-EMPTY)"
-            )
-        sheet = values["sheet"]
-        if isinstance(sheet, Path):
-            sheet = values["sheet"] = str(sheet)
-        if isinstance(sheet, Sheet):
-            sheet = values["sheet"] = sheet.to_dict()
-        self.sheet: Sheet = load_sheet(sheet)
-        if isinstance(sheet, dict):  # keep params JSON-safe and independent of the caller's dict
-            values["sheet"] = json.loads(json.dumps(sheet))
+        self._open_sheet(values)
 
     @property
-    def state_class(self):  # type: ignore[override]
+    def state_class(self) -> type:  # type: ignore[override]
         from bus_lab.games.bus_and_stop.state import BusAndStopState
 
         return BusAndStopState

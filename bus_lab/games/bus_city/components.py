@@ -3,8 +3,9 @@
 The printed card faces of BUS are not published, so the cards live in one data file,
 ``components.json`` beside this module (BUS-COMP-STREETS, BUS-COMP-PASSENGERS). A teacher can
 replace it: pass ``sheet=`` to ``load_game("bus_city", sheet=...)`` with a path to another JSON
-file or with a dict of the same shape. Every sheet is checked when it is loaded, and a problem
-raises :class:`ComponentSheetError` naming the field, e.g. ``passengers[3].value``.
+file or with a dict of the same shape. Every sheet is checked when it is loaded, against
+:data:`SCHEMA` (a JSON Schema) and the cross-field checks below, and a problem raises
+:class:`ComponentSheetError` naming the file and the field, e.g. ``passengers[3].value``.
 
 The shape (see ``components.json``)::
 
@@ -17,14 +18,10 @@ The shape (see ``components.json``)::
 Ids are short words (letters, digits, ``-`` and ``_``) used in action labels and scripted decks:
 a street card drawn into a slot is labelled ``"<id>/<side>"`` (``"red/N"``), a passenger card
 by its id (``"red-pink"``).
-
-Standard library only.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,8 +29,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from bus_lab.engine.errors import ParameterError
 from bus_lab.games.bus_city.grid import NUM_SLOTS
+from bus_lab.games.sheets import ComponentSheetError as ComponentSheetError
+from bus_lab.games.sheets import SheetFormat, SheetProblem, plain_copy
 
 #: The built-in sheet (placeholder faces).
 DEFAULT_SHEET_PATH = Path(__file__).with_name("components.json")
@@ -46,10 +44,6 @@ MAX_SPEED = 9
 #: Words that appear in views and labels on their own; a passenger id may not be one of them
 #: (ids are what a view shows of a card, so they must not look like something else).
 RESERVED = {"pass", "draw", "deck", "blind", "take", "swap", "turn", "start", "drop", "sides"}
-
-
-class ComponentSheetError(ParameterError):
-    """A component sheet that cannot be played: the message names the field and what is allowed."""
 
 
 @dataclass(frozen=True)
@@ -183,47 +177,142 @@ class Sheet:
         )
 
 
-def _fail(field: str, problem: str) -> ComponentSheetError:
-    return ComponentSheetError(f"component sheet: {field}: {problem}")
+# -- the schema (shape, types, ranges) -----------------------------------------------------------
+_ID = {
+    "type": "string",
+    "pattern": ID_PATTERN.pattern,
+    "x-expected": "a short id: 1-24 letters, digits, '-' or '_', starting with a letter or digit",
+}
+_STREET = {
+    "title": "a street card",
+    "type": "object",
+    "required": ["id", "symbol"],
+    "additionalProperties": False,
+    "properties": {"id": _ID, "symbol": {"enum": list(SYMBOLS)}, "colour": {"type": "string"}},
+    "if": {"properties": {"symbol": {"const": "destination"}}},
+    "then": {"required": ["colour"]},
+    "else": {
+        "properties": {"colour": {"not": {}, "x-expected": "left out: only a destination has a colour"}}
+    },
+}
+_PASSENGER = {
+    "title": "a passenger card",
+    "type": "object",
+    "required": ["id", "colours", "value", "speed"],
+    "additionalProperties": False,
+    "properties": {
+        "id": _ID,
+        "colours": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "uniqueItems": True,
+            "items": {"type": "string"},
+            "x-expected": "two different colours: a passenger card shows two passengers of different colours",
+        },
+        "value": {"type": "integer", "minimum": 1, "maximum": MAX_VALUE},
+        "speed": {"type": "integer", "minimum": 1, "maximum": MAX_SPEED},
+    },
+}
+#: JSON Schema (draft 2020-12) of a sheet: the shape; :func:`_build` checks ids and colours.
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "a component sheet",
+    "type": "object",
+    "required": ["colours", "streets", "passengers"],
+    "additionalProperties": False,
+    "properties": {
+        "title": {"type": "string"},
+        "about": {"type": "string"},
+        "colours": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_COLOURS,
+            "uniqueItems": True,
+            "items": {**_ID, "x-expected": "a colour name (letters, digits, '-' or '_')"},
+            "x-expected": f"a list of 1 to {MAX_COLOURS} different colour names",
+        },
+        "streets": {
+            "type": "array",
+            "minItems": NUM_SLOTS,
+            "maxItems": NUM_SLOTS,
+            "items": _STREET,
+            "x-expected": f"exactly {NUM_SLOTS} street cards: the grid has {NUM_SLOTS} street slots (BUS-GRID)",
+        },
+        "passengers": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": MAX_PASSENGERS,
+            "items": _PASSENGER,
+            "x-expected": f"a list of 2 to {MAX_PASSENGERS} passenger cards (2 lie face up, BUS-FACEUP)",
+        },
+    },
+}
 
 
-def _int_field(raw: Mapping, field: str, key: str, lo: int, hi: int) -> int:
-    value = raw.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f"{field}.{key}", f"{value!r} is not a whole number; use an integer from {lo} to {hi}")
-    if not lo <= value <= hi:
-        raise _fail(f"{field}.{key}", f"{value} is out of range; use an integer from {lo} to {hi}")
-    return value
+# -- the checks a schema cannot make, and the Sheet ----------------------------------------------
+def _unique_ids(items: list[dict], key: str) -> None:
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if item["id"] in seen:
+            raise SheetProblem((key, i, "id"), f"{item['id']!r} is used twice; every card needs its own id")
+        seen.add(item["id"])
 
 
-def _id_field(raw: Mapping, field: str, seen: set[str]) -> str:
-    value = raw.get("id")
-    if not isinstance(value, str) or not ID_PATTERN.match(value):
-        raise _fail(
-            f"{field}.id",
-            f"{value!r} is not a short id: use 1-24 letters, digits, '-' or '_', "
-            "starting with a letter or digit",
+def _streets(items: list[dict], colours: list[str]) -> tuple[StreetCard, ...]:
+    """BUS-COMP-STREETS: ids unique, destinations of known colours, at least one bus stop (BUS-START)."""
+    _unique_ids(items, "streets")
+    for i, item in enumerate(items):
+        if item["symbol"] == "destination" and item["colour"] not in colours:
+            raise SheetProblem(
+                ("streets", i, "colour"), f"{item['colour']!r} is not one of the colours {', '.join(colours)}"
+            )
+    if not any(item["symbol"] == "stop" for item in items):
+        raise SheetProblem(
+            ("streets",), "at least one card must be a bus stop: every bus starts on one (BUS-START)"
         )
-    if value in seen:
-        raise _fail(f"{field}.id", f"{value!r} is used twice; every card needs its own id")
-    seen.add(value)
-    return value
+    return tuple(
+        StreetCard(i, item["id"], item["symbol"], item.get("colour")) for i, item in enumerate(items)
+    )
 
 
-def _check_keys(raw: Any, field: str, allowed: set[str], required: set[str]) -> Mapping:
-    if not isinstance(raw, Mapping):
-        raise _fail(
-            field, f"expected an object with keys {', '.join(sorted(required))}, not {type(raw).__name__}"
+def _passenger(i: int, item: dict, colours: list[str], served: set[str], taken: set[str]) -> PassengerCard:
+    """BUS-COMP-PASSENGERS: an id of its own; two colours that each have a destination card."""
+    if item["id"] in taken:
+        raise SheetProblem(
+            ("passengers", i, "id"),
+            f"{item['id']!r} is also a colour, a street card or a word of the game; choose another id",
         )
-    unknown = sorted(set(raw) - allowed)
-    if unknown:
-        raise _fail(
-            f"{field}.{unknown[0]}", f"unknown field; allowed fields are {', '.join(sorted(allowed))}"
-        )
-    missing = sorted(required - set(raw))
-    if missing:
-        raise _fail(f"{field}.{missing[0]}", "missing")
-    return raw
+    for k, colour in enumerate(item["colours"]):
+        if colour not in colours:
+            raise SheetProblem(
+                ("passengers", i, "colours", k), f"{colour!r} is not one of the colours {', '.join(colours)}"
+            )
+        if colour not in served:
+            raise SheetProblem(
+                ("passengers", i, "colours", k),
+                f"no street card is a {colour} destination, so this passenger could never be dropped off",
+            )
+    pair = (item["colours"][0], item["colours"][1])
+    return PassengerCard(i, item["id"], pair, item["value"], item["speed"])
+
+
+def _build(data: dict[str, Any]) -> Sheet:
+    """The :class:`Sheet` of data that passed :data:`SCHEMA`, after the cross-field checks."""
+    colours = data["colours"]
+    streets = _streets(data["streets"], colours)
+    _unique_ids(data["passengers"], "passengers")
+    served = {s.colour or "" for s in streets if s.symbol == "destination"}
+    taken = set(colours) | RESERVED | {s.id for s in streets}
+    passengers = tuple(
+        _passenger(i, item, colours, served, taken) for i, item in enumerate(data["passengers"])
+    )
+    title = data.get("title", "custom component sheet")
+    return Sheet(title, data.get("about", ""), tuple(colours), streets, passengers)
+
+
+#: How a BUS sheet is read, checked and built.
+SHEET_FORMAT = SheetFormat(SCHEMA, _build, DEFAULT_SHEET_PATH)
 
 
 def parse_sheet(data: Any) -> Sheet:
@@ -236,91 +325,7 @@ def parse_sheet(data: Any) -> Sheet:
     Raises:
         ComponentSheetError: the first problem found, naming its field.
     """
-    raw = _check_keys(
-        data,
-        "sheet",
-        {"title", "about", "colours", "streets", "passengers"},
-        {"colours", "streets", "passengers"},
-    )
-    title = raw.get("title", "custom component sheet")
-    about = raw.get("about", "")
-    if not isinstance(title, str) or not isinstance(about, str):
-        raise _fail("title" if not isinstance(title, str) else "about", "must be text")
-
-    colours = raw["colours"]
-    if not isinstance(colours, list) or not 1 <= len(colours) <= MAX_COLOURS:
-        raise _fail("colours", f"use a list of 1 to {MAX_COLOURS} colour names")
-    for i, colour in enumerate(colours):
-        if not isinstance(colour, str) or not ID_PATTERN.match(colour):
-            raise _fail(f"colours[{i}]", f"{colour!r} is not a colour name (letters, digits, '-' or '_')")
-    if len(set(colours)) != len(colours):
-        raise _fail("colours", "a colour is listed twice")
-
-    streets_raw = raw["streets"]
-    if not isinstance(streets_raw, list) or len(streets_raw) != NUM_SLOTS:
-        count = len(streets_raw) if isinstance(streets_raw, list) else type(streets_raw).__name__
-        raise _fail("streets", f"the grid has exactly {NUM_SLOTS} street slots (BUS-GRID), got {count}")
-    seen: set[str] = set()
-    streets = []
-    for i, item in enumerate(streets_raw):
-        field = f"streets[{i}]"
-        item = _check_keys(item, field, {"id", "symbol", "colour"}, {"id", "symbol"})
-        card_id = _id_field(item, field, seen)
-        symbol = item["symbol"]
-        if symbol not in SYMBOLS:
-            raise _fail(f"{field}.symbol", f"{symbol!r} is not a symbol; use one of {', '.join(SYMBOLS)}")
-        colour = item.get("colour")
-        if symbol == "destination":
-            if colour not in colours:
-                raise _fail(f"{field}.colour", f"{colour!r} is not one of the colours {', '.join(colours)}")
-        elif colour is not None:
-            raise _fail(f"{field}.colour", f"only a destination has a colour, not a {symbol}")
-        streets.append(StreetCard(i, card_id, symbol, colour))
-    if not any(s.symbol == "stop" for s in streets):
-        raise _fail("streets", "at least one card must be a bus stop: every bus starts on one (BUS-START)")
-
-    passengers_raw = raw["passengers"]
-    if not isinstance(passengers_raw, list) or not 2 <= len(passengers_raw) <= MAX_PASSENGERS:
-        raise _fail(
-            "passengers", f"use a list of 2 to {MAX_PASSENGERS} passenger cards (2 lie face up, BUS-FACEUP)"
-        )
-    served = {s.colour for s in streets if s.symbol == "destination"}
-    words = set(colours) | RESERVED
-    seen_passengers: set[str] = set()
-    passengers = []
-    for i, item in enumerate(passengers_raw):
-        field = f"passengers[{i}]"
-        item = _check_keys(
-            item, field, {"id", "colours", "value", "speed"}, {"id", "colours", "value", "speed"}
-        )
-        card_id = _id_field(item, field, seen_passengers)
-        if card_id in words or card_id in seen:
-            raise _fail(
-                f"{field}.id",
-                f"{card_id!r} is also a colour, a street card or a word of the game; choose another id",
-            )
-        pair = item["colours"]
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise _fail(f"{field}.colours", "a passenger card shows exactly two passengers: give two colours")
-        for k, colour in enumerate(pair):
-            if colour not in colours:
-                raise _fail(
-                    f"{field}.colours[{k}]", f"{colour!r} is not one of the colours {', '.join(colours)}"
-                )
-            if colour not in served:
-                raise _fail(
-                    f"{field}.colours[{k}]",
-                    f"no street card is a {colour} destination, so this passenger could never be dropped off",
-                )
-        if pair[0] == pair[1]:
-            raise _fail(f"{field}.colours", "the two passengers of a card have different colours")
-        value = _int_field(item, field, "value", 1, MAX_VALUE)
-        speed = _int_field(item, field, "speed", 1, MAX_SPEED)
-        passengers.append(PassengerCard(i, card_id, (pair[0], pair[1]), value, speed))
-    return Sheet(title, about, tuple(colours), tuple(streets), tuple(passengers))
-
-
-_DEFAULT: Sheet | None = None
+    return SHEET_FORMAT.check(plain_copy(data) if isinstance(data, Mapping) else data)
 
 
 def load_sheet(source: Any = None) -> Sheet:
@@ -328,37 +333,16 @@ def load_sheet(source: Any = None) -> Sheet:
 
     Args:
         source: ``None`` for the built-in placeholder sheet; a path (``str`` or
-            ``os.PathLike``) to a JSON file; or a dict in the JSON shape.
+            ``os.PathLike``) to a JSON file (UTF-8); or a dict in the JSON shape.
 
     Returns:
         the checked :class:`Sheet`.
 
     Raises:
-        ComponentSheetError: unreadable file, bad JSON, or a field that is not allowed (named).
+        ComponentSheetError: unreadable file, not UTF-8 JSON, or a field that is not allowed (the
+            message names the file and the field).
     """
-    global _DEFAULT
-    if source is None:
-        if _DEFAULT is None:
-            _DEFAULT = parse_sheet(json.loads(DEFAULT_SHEET_PATH.read_text(encoding="utf-8")))
-        return _DEFAULT
-    if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as err:
-            raise ComponentSheetError(
-                f"component sheet: cannot read {str(path)!r}: {err.strerror or err}"
-            ) from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ComponentSheetError(f"component sheet: {str(path)!r} is not valid JSON: {err}") from None
-        return parse_sheet(data)
-    if isinstance(source, Mapping):
-        return parse_sheet(source)
-    raise ComponentSheetError(
-        f"sheet={source!r}: use None (the built-in sheet), a path to a JSON file or a dict"
-    )
+    return SHEET_FORMAT.load(source)
 
 
 def default_sheet_dict() -> dict[str, Any]:

@@ -7,16 +7,15 @@ a teacher can replace with ``sheet=``.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable
 from typing import Any
 
 from bus_lab.engine.core import Game, Param
-from bus_lab.games.bus_city.components import ComponentSheetError, Sheet, load_sheet
+from bus_lab.games.bus_city.components import SHEET_FORMAT, Sheet
+from bus_lab.games.sheets import SheetParameter
 
 
-class BusCityGame(Game):
+class BusCityGame(SheetParameter, Game):
     """BUS with its table settings.
 
     Args:
@@ -30,8 +29,9 @@ class BusCityGame(Game):
             that round (BUS-END-CAP).
         sheet (None | str | os.PathLike | dict): the component sheet: ``None`` for the built-in
             placeholder sheet, a path to a JSON file, or a dict of the same shape (see
-            :mod:`bus_lab.games.bus_city.components`). Kept JSON-safe in ``params`` (a path as
-            text, a dict as plain JSON data), so saved games load again.
+            :mod:`bus_lab.games.bus_city.components`). ``params["sheet"]`` keeps the sheet's
+            contents as plain JSON data (``None`` for the built-in sheet), never a path, so saved
+            games replay without the file.
 
     Raises:
         ParameterError: unknown name or a value outside the allowed ones.
@@ -67,20 +67,14 @@ class BusCityGame(Game):
         Param("sheet", None, "component sheet: None (built-in), a path to a JSON file, or a dict"),
     )
 
+    SHEET_FORMAT = SHEET_FORMAT
+    sheet: Sheet
+
     def _check_params(self, values: dict[str, Any]) -> None:
-        source = values.get("sheet")
-        if isinstance(source, os.PathLike):
-            source = os.fspath(source)
-        elif source is not None and not isinstance(source, str):
-            try:
-                source = json.loads(json.dumps(source))  # plain JSON data, so saved games compare equal
-            except (TypeError, ValueError) as err:
-                raise ComponentSheetError(f"sheet: a dict sheet must hold JSON data only ({err})") from None
-        self.sheet: Sheet = load_sheet(source)
-        values["sheet"] = source
+        self._open_sheet(values)
 
     @property
-    def state_class(self):  # type: ignore[override]
+    def state_class(self) -> type:  # type: ignore[override]
         from bus_lab.games.bus_city.state import BusCityState
 
         return BusCityState

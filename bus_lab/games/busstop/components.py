@@ -6,10 +6,11 @@ The rules fix the passengers (BSB-COMP-PASSENGERS), the 10 player tiles per colo
 (BSB-PROXY-PENALTY). The board facts no public source gives -- the player-order zone of each table
 size (BSB-COMP-ZONE), the seats of each bus, the sort printed on each player tile and the bonus
 tiles of the two options -- are placeholders in a *component sheet*, the JSON file ``sheet.json``
-next to this module. :func:`load_sheet` reads and checks a sheet; a teacher can pass another one
-to the game (``load_game("busstop", sheet="my_sheet.json")`` or ``sheet={...}``).
-
-Standard library only.
+next to this module. :func:`load_sheet` reads and checks a sheet against :data:`SCHEMA` (a JSON
+Schema) and the cross-field checks below; a teacher can pass another one to the game
+(``load_game("busstop", sheet="my_sheet.json")`` or ``sheet={...}``). In error messages, as on the
+board, positions, their arrows and the buses count from 1 (``zones.4.positions[3].black``,
+``bus_seats[2]``); colours count from 0 (``end_bonus[4]``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bus_lab.engine.errors import ParameterError
+from bus_lab.games.sheets import ComponentSheetError, SheetFormat, SheetProblem, plain_copy
+from bus_lab.games.sheets import read_sheet_file as read_sheet_file
 
 #: The five sorts of passenger (BSB-COMP-PASSENGERS), in the order used everywhere.
 SORTS = ("baby", "child", "girl", "salaryman", "granny")
@@ -55,9 +57,9 @@ DEFAULT_SHEET_PATH = Path(__file__).with_name("sheet.json")
 _TOP_KEYS = ("zones", "bus_seats", "player_tiles", "passenger_bonus", "end_bonus")
 
 
-class SheetError(ParameterError):
-    """A component sheet that cannot be used; the message names the field (e.g.
-    ``zones.4.positions[2].black``) and what is allowed."""
+#: A component sheet that cannot be used; the message names the file, the field (e.g.
+#: ``zones.4.positions[2].black``) and what is allowed. (The error of every game's sheet.)
+SheetError = ComponentSheetError
 
 
 @dataclass(frozen=True)
@@ -109,98 +111,159 @@ class Sheet:
         return self.tile_sorts[number - 1]
 
 
-def _fail(field: str, problem: str) -> SheetError:
-    return SheetError(f"component sheet, field {field}: {problem}")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _strip_comments(data: Any) -> Any:
     if isinstance(data, Mapping):
         return {str(k): _strip_comments(v) for k, v in data.items() if not str(k).startswith("_")}
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, list):
         return [_strip_comments(v) for v in data]
     return data
 
 
-def _check_zone(key: str, raw: Any) -> Zone:
-    where = f"zones.{key}"
-    positions = int(key)
-    if not isinstance(raw, Mapping):
-        raise _fail(where, "must be an object with passengers, conductor and positions")
-    missing = [k for k in ("passengers", "conductor", "positions") if k not in raw]
-    extra = sorted(set(raw) - {"passengers", "conductor", "positions"})
-    if missing:
-        raise _fail(where, f"missing {', '.join(missing)}")
-    if extra:
-        raise _fail(where, f"unknown field(s) {', '.join(extra)}: use passengers, conductor, positions")
+# -- the schema (shape, types, ranges) -----------------------------------------------------------
+_SORT = {"enum": list(SORTS)}
+_MOST_PASSENGERS = STACK_SIZE // ROUNDS
+_POSITION = {
+    "title": "a position",
+    "type": "object",
+    "required": ["black", "white"],
+    "additionalProperties": False,
+    "properties": {
+        "black": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "white": {
+            "const": True,
+            "x-expected": "true: there are as many white icons as players, one for each tile played "
+            "(BSB-COMP-ZONE)",
+        },
+    },
+}
+
+
+def _zone_schema(positions: int) -> dict[str, Any]:
+    return {
+        "title": "a zone",
+        "type": "object",
+        "required": ["passengers", "conductor", "positions"],
+        "additionalProperties": False,
+        "properties": {
+            "passengers": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": _MOST_PASSENGERS,
+                "x-expected": f"a whole number of passengers from 1 to {_MOST_PASSENGERS}: the passengers "
+                f"of {ROUNDS} rounds come from the stack of {STACK_SIZE} (BSB-ROUND-LINEUP)",
+            },
+            "conductor": {"type": "integer", "minimum": 1, "maximum": positions},
+            "positions": {
+                "type": "array",
+                "minItems": positions,
+                "maxItems": positions,
+                "items": _POSITION,
+                "x-expected": f"a list of exactly {positions} positions (one per player, the proxy bus "
+                "counted)",
+            },
+        },
+    }
+
+
+#: JSON Schema (draft 2020-12) of a sheet (comments, keys starting with ``_``, dropped first): the
+#: shape; :func:`_build` checks the arrows of each zone.
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "a component sheet",
+    "type": "object",
+    "required": list(_TOP_KEYS),
+    "additionalProperties": False,
+    "properties": {
+        "zones": {
+            "title": "the zones (one per number of positions: 2 players use 3 with the proxy bus)",
+            "type": "object",
+            "required": ["3", "4", "5"],
+            "additionalProperties": False,
+            "properties": {str(n): _zone_schema(n) for n in (3, 4, 5)},
+        },
+        "bus_seats": {
+            "type": "array",
+            "minItems": 3,
+            "maxItems": 3,
+            "items": {"type": "integer", "minimum": 1, "maximum": 20},
+            "x-expected": "the seats of 3 buses (bus 1, bus 2, the third bus), e.g. [3, 4, 5]",
+        },
+        "player_tiles": {
+            "title": "the player tiles (1 to 10)",
+            "type": "object",
+            "required": [str(t) for t in TILES],
+            "additionalProperties": False,
+            "properties": {str(t): _SORT for t in TILES},
+        },
+        "passenger_bonus": {
+            "type": "array",
+            "minItems": 5,
+            "maxItems": 5,
+            "uniqueItems": True,
+            "items": _SORT,
+            "x-expected": "5 different sorts, one per colour 0-4 (BSB-OPT-BONUS)",
+        },
+        "end_bonus": {
+            "type": "array",
+            "minItems": 5,
+            "maxItems": 5,
+            "uniqueItems": True,
+            "items": {"enum": list(END_BONUS_REQUIREMENTS)},
+            "x-expected": "5 different requirements, one per colour 0-4 (BSB-OPT-ENDBONUS)",
+        },
+    },
+}
+
+
+# -- the checks a schema cannot make, and the Sheet ----------------------------------------------
+def _zone(key: str, raw: dict[str, Any]) -> Zone:
+    """BSB-COMP-ZONE: every queue slot 1..passengers has exactly one black arrow."""
     q = raw["passengers"]
-    if not _is_int(q) or q < 1:
-        raise _fail(f"{where}.passengers", f"{q!r} is not a whole number of passengers of at least 1")
-    if q * ROUNDS > STACK_SIZE:
-        raise _fail(
-            f"{where}.passengers",
-            f"{q} a round for {ROUNDS} rounds needs {q * ROUNDS} passengers, "
-            f"but the stack holds only {STACK_SIZE} (BSB-ROUND-LINEUP)",
-        )
-    rows = raw["positions"]
-    if not isinstance(rows, list) or len(rows) != positions:
-        raise _fail(
-            f"{where}.positions",
-            f"must list exactly {positions} positions (one per player, the proxy bus counted)",
-        )
-    conductor = raw["conductor"]
-    if not _is_int(conductor) or not 1 <= conductor <= positions:
-        raise _fail(f"{where}.conductor", f"{conductor!r} is not a position from 1 to {positions}")
     arrows: dict[int, int] = {}
-    black, white = [], []
-    for i, pos in enumerate(rows, start=1):
-        here = f"{where}.positions[{i}]"
-        if not isinstance(pos, Mapping) or set(pos) != {"black", "white"}:
-            raise _fail(
-                here,
-                "must be an object with exactly the fields black (a list of queue slots) "
-                "and white (true or false)",
-            )
-        slots = pos["black"]
-        if not isinstance(slots, list):
-            raise _fail(f"{here}.black", "must be a list of queue slots, e.g. [2, 3]")
-        for slot in slots:
-            if not _is_int(slot) or not 1 <= slot <= q:
-                raise _fail(f"{here}.black", f"queue slot {slot!r} is not between 1 and {q}")
+    for i, pos in enumerate(raw["positions"]):
+        for slot in pos["black"]:
+            where = ("zones", key, "positions", i, "black")
+            if slot > q:
+                raise SheetProblem(where, f"queue slot {slot} is not between 1 and {q}")
             if slot in arrows:
-                raise _fail(
-                    f"{here}.black",
-                    f"queue slot {slot} already has an arrow from position "
-                    f"{arrows[slot]}: every slot has exactly one",
+                raise SheetProblem(
+                    where,
+                    f"queue slot {slot} already has an arrow from position {arrows[slot]}: every slot has "
+                    "exactly one",
                 )
-            arrows[slot] = i
-        if not isinstance(pos["white"], bool):
-            raise _fail(f"{here}.white", f"{pos['white']!r} is not true or false")
-        black.append(tuple(s - 1 for s in slots))
-        white.append(pos["white"])
+            arrows[slot] = i + 1
     lonely = [s for s in range(1, q + 1) if s not in arrows]
     if lonely:
-        raise _fail(
-            f"{where}.positions",
-            f"queue slot(s) {', '.join(map(str, lonely))} have no arrow: every "
-            f"slot has exactly one (BSB-COMP-ZONE)",
+        raise SheetProblem(
+            ("zones", key, "positions"),
+            f"queue slot(s) {', '.join(map(str, lonely))} have no arrow: every slot has exactly one "
+            "(BSB-COMP-ZONE)",
         )
-    if sum(white) != positions:
-        raise _fail(
-            f"{where}.positions",
-            f"{sum(white)} white icons, but there must be as many as players "
-            f"({positions}), one for each tile played (BSB-COMP-ZONE)",
-        )
-    return Zone(passengers=q, conductor=conductor - 1, black=tuple(black), white=tuple(white))
+    black = tuple(tuple(s - 1 for s in pos["black"]) for pos in raw["positions"])
+    white = tuple(pos["white"] for pos in raw["positions"])
+    return Zone(passengers=q, conductor=raw["conductor"] - 1, black=black, white=white)
 
 
-def _check_sort(field: str, value: Any) -> int:
-    if value not in SORTS:
-        raise _fail(field, f"{value!r} is not a sort: use one of {', '.join(SORTS)}")
-    return SORTS.index(value)
+def _build(data: dict[str, Any]) -> Sheet:
+    """The :class:`Sheet` of data that passed :data:`SCHEMA`, after the checks of each zone."""
+    return Sheet(
+        zones={int(k): _zone(k, data["zones"][k]) for k in ("3", "4", "5")},
+        bus_seats=tuple(data["bus_seats"]),
+        tile_sorts=tuple(SORTS.index(data["player_tiles"][str(t)]) for t in TILES),
+        passenger_bonus=tuple(SORTS.index(s) for s in data["passenger_bonus"]),
+        end_bonus=tuple(data["end_bonus"]),
+        data=data,
+    )
+
+
+#: How a Busstop sheet is read, checked and built (comments dropped first).
+SHEET_FORMAT = SheetFormat(
+    SCHEMA,
+    _build,
+    DEFAULT_SHEET_PATH,
+    counted_from_one=("positions", "black", "bus_seats"),
+    prepare=_strip_comments,
+)
 
 
 def validate_sheet(data: Mapping[str, Any]) -> Sheet:
@@ -216,118 +279,23 @@ def validate_sheet(data: Mapping[str, Any]) -> Sheet:
             (e.g. a queue slot with no arrow or two, white icons not one per player, a figure that
             would run the stack out in 10 rounds, an unknown sort or requirement).
     """
-    if not isinstance(data, Mapping):
-        raise SheetError(f"a component sheet is a dict (or a JSON file of one), not {type(data).__name__}")
-    clean = _strip_comments(data)
-    missing = [k for k in _TOP_KEYS if k not in clean]
-    if missing:
-        raise _fail(missing[0], "is missing (a sheet needs " + ", ".join(_TOP_KEYS) + ")")
-    extra = sorted(set(clean) - set(_TOP_KEYS))
-    if extra:
-        raise _fail(extra[0], "is not a field of the sheet (fields: " + ", ".join(_TOP_KEYS) + ")")
-
-    zones_raw = clean["zones"]
-    if not isinstance(zones_raw, Mapping):
-        raise _fail("zones", "must be an object keyed by number of positions")
-    needed = ("3", "4", "5")
-    if sorted(zones_raw) != sorted(needed):
-        raise _fail(
-            "zones",
-            f"must have exactly the keys 3, 4 and 5 (2 players use 3 positions with the "
-            f"proxy bus), not {', '.join(sorted(zones_raw)) or 'none'}",
-        )
-    zones = {int(k): _check_zone(k, zones_raw[k]) for k in needed}
-
-    seats = clean["bus_seats"]
-    if not isinstance(seats, list) or len(seats) != 3:
-        raise _fail(
-            "bus_seats", "must list the seats of 3 buses (bus 1, bus 2, the third bus), e.g. [3, 4, 5]"
-        )
-    for i, s in enumerate(seats, start=1):
-        if not _is_int(s) or not 1 <= s <= 20:
-            raise _fail(f"bus_seats[{i}]", f"{s!r} is not a number of seats from 1 to 20")
-
-    tiles = clean["player_tiles"]
-    if not isinstance(tiles, Mapping):
-        raise _fail("player_tiles", "must map each tile number 1-10 to a sort")
-    keys = sorted(tiles, key=lambda k: (len(k), k))
-    if keys != [str(t) for t in TILES]:
-        raise _fail("player_tiles", f"must have exactly the keys 1 to 10, not {', '.join(keys)}")
-    tile_sorts = tuple(_check_sort(f"player_tiles.{t}", tiles[str(t)]) for t in TILES)
-
-    bonus = clean["passenger_bonus"]
-    if not isinstance(bonus, list) or len(bonus) != 5:
-        raise _fail("passenger_bonus", "must list 5 sorts, one per colour 0-4")
-    bonus_sorts = tuple(_check_sort(f"passenger_bonus[{i}]", s) for i, s in enumerate(bonus))
-    if len(set(bonus_sorts)) != 5:
-        raise _fail("passenger_bonus", "each colour names a different sort")
-
-    ends = clean["end_bonus"]
-    if not isinstance(ends, list) or len(ends) != 5:
-        raise _fail("end_bonus", "must list 5 requirements, one per colour 0-4")
-    for i, req in enumerate(ends):
-        if req not in END_BONUS_REQUIREMENTS:
-            raise _fail(
-                f"end_bonus[{i}]",
-                f"{req!r} is not a requirement: use one of {', '.join(END_BONUS_REQUIREMENTS)}",
-            )
-    if len(set(ends)) != 5:
-        raise _fail("end_bonus", "each player gets a different requirement (BSB-OPT-ENDBONUS)")
-    return Sheet(
-        zones=zones,
-        bus_seats=tuple(seats),
-        tile_sorts=tile_sorts,
-        passenger_bonus=bonus_sorts,
-        end_bonus=tuple(ends),
-        data=json.loads(json.dumps(clean)),
-    )
-
-
-def read_sheet_file(path: str | Path) -> dict:
-    """The data of a component sheet file (JSON), not yet checked.
-
-    Raises:
-        SheetError: the file cannot be read or is not JSON (the message names the file).
-    """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise SheetError(
-            f"cannot read the component sheet file {str(path)!r}: {err.strerror or err}"
-        ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SheetError(f"component sheet file {str(path)!r} is not valid JSON: {err}") from None
+    return SHEET_FORMAT.check(_strip_comments(plain_copy(data)) if isinstance(data, Mapping) else data)
 
 
 def load_sheet(source: str | Path | Mapping[str, Any] | None = None) -> Sheet:
     """Load and check a component sheet.
 
     Args:
-        source: ``None`` for the packaged sheet (``sheet.json``), a path to a JSON file, or the
-            sheet's data as a dict.
+        source: ``None`` for the packaged sheet (``sheet.json``), a path to a JSON file (UTF-8),
+            or the sheet's data as a dict.
 
     Raises:
-        SheetError: unreadable file, bad JSON, or a field that fails the checks of
-            :func:`validate_sheet` (the message names the field).
+        SheetError: unreadable file, not UTF-8 JSON, or a field that fails the checks of
+            :func:`validate_sheet` (the message names the file and the field).
     """
-    if source is None:
-        return _default_sheet()
-    if isinstance(source, (str, Path)):
-        return validate_sheet(read_sheet_file(source))
-    return validate_sheet(source)
-
-
-_DEFAULT: list[Sheet] = []
-
-
-def _default_sheet() -> Sheet:
-    if not _DEFAULT:
-        _DEFAULT.append(validate_sheet(read_sheet_file(DEFAULT_SHEET_PATH)))
-    return _DEFAULT[0]
+    return SHEET_FORMAT.load(source)
 
 
 def default_sheet_data() -> dict:
     """The packaged sheet as data (a fresh copy, comments dropped): a starting point to edit."""
-    return json.loads(json.dumps(_default_sheet().data))
+    return json.loads(json.dumps(load_sheet(None).data))

@@ -8,14 +8,14 @@ waiting in their queue. Two players add the simulated proxy bus (BSB-PROXY).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from bus_lab.engine.core import Game, Param
-from bus_lab.games.busstop.components import Sheet, load_sheet, read_sheet_file, validate_sheet
+from bus_lab.games.busstop.components import SHEET_FORMAT, Sheet
+from bus_lab.games.sheets import SheetParameter
 
 
-class BusstopGame(Game):
+class BusstopGame(SheetParameter, Game):
     """Busstop with its table settings.
 
     Args:
@@ -26,8 +26,9 @@ class BusstopGame(Game):
             Default False.
         sheet (None | dict | str | Path): the component sheet (zone icons, bus seats, player-tile
             sorts, bonus tiles): ``None`` for the packaged ``sheet.json``, a path to a JSON file or
-            the data as a dict. It is checked on load and kept in ``params`` as plain data (a dict),
-            so saved games carry their sheet.
+            the data as a dict. It is checked on load and kept in ``params`` as plain data (a dict,
+            comments dropped; ``None`` for the packaged sheet), never as a path, so saved games
+            carry their sheet and replay without the file.
 
     Raises:
         ParameterError: unknown name or a value outside the allowed ones.
@@ -49,19 +50,14 @@ class BusstopGame(Game):
         Param("sheet", None, "component sheet: None (packaged), a dict or a JSON file path"),
     )
 
-    def __init__(self, **params: Any):
-        super().__init__(**params)
-        self.sheet: Sheet = load_sheet(self.params["sheet"])
+    SHEET_FORMAT = SHEET_FORMAT
+    sheet: Sheet
 
     def _check_params(self, values: dict[str, Any]) -> None:
-        source = values.get("sheet")
-        if source is None:
-            return
-        data = read_sheet_file(source) if isinstance(source, (str, Path)) else source
-        values["sheet"] = validate_sheet(data).data  # plain, JSON-safe, comments dropped
+        self._open_sheet(values)
 
     @property
-    def state_class(self):  # type: ignore[override]
+    def state_class(self) -> type:  # type: ignore[override]
         from bus_lab.games.busstop.state import BusstopState
 
         return BusstopState
