@@ -262,7 +262,8 @@ def test_BUS_COMP_PASSENGERS_bad_sheet_errors_name_the_field(path, value, field)
         target = target[key]
     target[path[-1]] = value
     with pytest.raises(
-        ComponentSheetError, match=r"component sheet, field " + field.replace("[", r"\[").replace("]", r"\]") + ":"
+        ComponentSheetError,
+        match=r"component sheet, field " + field.replace("[", r"\[").replace("]", r"\]") + ":",
     ):
         BusCityGame(sheet=data)
 
