@@ -113,7 +113,7 @@ class PlacePassenger(Move):
 
     @property
     def action(self) -> int:
-        return PLACE_BASE + 4 * self.passenger_class + self.dest
+        return place_action(self.passenger_class, self.bus)
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ class HeadBoards(Move):
 
     @property
     def action(self) -> int:
-        return BOARD_BASE + self.bus
+        return board_action(self.bus)
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,32 @@ class StopBoarding(Move):
     @property
     def action(self) -> int:
         return STOP
+
+
+# -- encoding without building a move (the rules' hot paths list many actions) ------------------
+def proxy_draw_action(tile: int) -> int:
+    """The action of :class:`ProxyTileDrawn` ``tile``."""
+    return PROXY_DRAW_BASE + tile
+
+
+def bid_action(tile: int) -> int:
+    """The action of :class:`ChooseTile` ``tile``."""
+    return BID_BASE + tile
+
+
+def take_action(owner: int) -> int:
+    """The action of :class:`TakeTile` ``owner``."""
+    return WHITE_BASE + owner
+
+
+def place_action(passenger_class: int, bus: int | None) -> int:
+    """The action of :class:`PlacePassenger` (``bus`` ``None``: the queue)."""
+    return PLACE_BASE + 4 * passenger_class + (QUEUE_DEST if bus is None else bus)
+
+
+def board_action(bus: int) -> int:
+    """The action of :class:`HeadBoards` ``bus``."""
+    return BOARD_BASE + bus
 
 
 def decode(action: int) -> Move | None:

@@ -68,7 +68,12 @@ from bus_lab.games.busstop.moves import (
     ProxyTileDrawn,
     StopBoarding,
     TakeTile,
+    bid_action,
+    board_action,
     decode,
+    place_action,
+    proxy_draw_action,
+    take_action,
 )
 from bus_lab.games.busstop.narrate import KIND_LABELS, narrate, passenger_text, zone_text
 from bus_lab.games.busstop.phases import CHANCE_PHASES, PHASES, BusstopPhase
@@ -355,8 +360,8 @@ class BusstopState(State):
     def _chance_outcomes(self) -> list[tuple[int, Fraction]]:
         if self.node is BusstopPhase.LINEUP:
             total = sum(self.stack)
-            return [(PassengerDrawn(k).action, Fraction(c, total)) for k, c in enumerate(self.stack) if c]
-        return self._uniform(ProxyTileDrawn(t).action for t in self.hands[self.proxy])
+            return [(k, Fraction(c, total)) for k, c in enumerate(self.stack) if c]
+        return self._uniform(proxy_draw_action(t) for t in self.hands[self.proxy])
 
     def _legal_actions(self) -> list[int]:
         if self._legal_cache is None:
@@ -366,24 +371,24 @@ class BusstopState(State):
     def _compute_legal(self) -> list[int]:
         node = self.node
         if node is BusstopPhase.BID:
-            return [ChooseTile(t).action for t in sorted(self.hands[self.bid_order[self.bid_index]])]
+            return [bid_action(t) for t in sorted(self.hands[self.bid_order[self.bid_index]])]
         if node is BusstopPhase.WHITE:
-            return [TakeTile(k).action for k in sorted(self.played)]
+            return [take_action(k) for k in sorted(self.played)]
         if node is BusstopPhase.PLACE:
             return self._placements(self.zone_holders[self.dist_index])
         if node is BusstopPhase.BOARD:
             who = self.zone_holders[self.dist_index]
             cls = self.token_class(self.boards[who].queue[0])
-            boards = [HeadBoards(b).action for b in range(3) if self.bus_accepts(who, b, cls)]
-            return boards + [StopBoarding().action]
+            boards = [board_action(b) for b in range(3) if self.bus_accepts(who, b, cls)]
+            return boards + [STOP]
         return []
 
     def _placements(self, who: int) -> list[int]:
         out = []
         for cls in sorted({self.token_class(t) for t in self.boards[who].received}):
-            out += [PlacePassenger(cls, b).action for b in range(3) if self.bus_accepts(who, b, cls)]
+            out += [place_action(cls, b) for b in range(3) if self.bus_accepts(who, b, cls)]
             if cls != ET:
-                out.append(PlacePassenger(cls, None).action)
+                out.append(place_action(cls, None))
         return out
 
     def _is_legal(self, action: int) -> bool:
