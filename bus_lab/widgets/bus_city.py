@@ -36,7 +36,7 @@ from bus_lab.engine.core import State
 from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city.game import BusCityGame
 from bus_lab.games.bus_city.moves import DrawBlind, Drive, Pass, PlaceBus, SwapCards, TakeCard, TurnCard
-from bus_lab.games.bus_city.phases import BusCityPhase
+from bus_lab.games.bus_city.phases import BusCityPhase, Stage
 from bus_lab.games.bus_city.render import grid_html
 from bus_lab.games.bus_city.state import BusCityState
 from bus_lab.games.textfit import text_px
@@ -364,11 +364,11 @@ class BusCityWidget(GameWidget):
             f"at most {params['max_rounds']} rounds",
             state.sheet.title,
         ]
-        if state.stage == "setup":
+        if state.stage is Stage.SETUP:
             part = "Setup: laying the grid and turning up two passenger cards [BUS-SETUP]"
-        elif state.stage == "start":
+        elif state.stage is Stage.START:
             part = "Start: each bus goes on a bus stop and takes a first passenger card [BUS-START]"
-        elif state.stage == "turns":
+        elif state.stage is Stage.TURNS:
             limit = "no limit" if state.speed_limit is None else f"speed limit {state.speed_limit}"
             final = ", final round" if state.end_trigger is not None else ""
             part = f"Round {state.round}{final}: Seat {state.turn}'s turn, {limit} [BUS-TURN, BUS-SPEED]"

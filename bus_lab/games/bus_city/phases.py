@@ -7,7 +7,25 @@ site. A blind draw is a chance phase of its own, and so is each refill of the fa
 
 from __future__ import annotations
 
+import enum
+
 from bus_lab.engine.moves import Actor, Phase, PhaseRule
+
+
+class Stage(str, enum.Enum):
+    """The part of the game (``view()["phase"]``; a member equals its word, e.g. ``"turns"``)."""
+
+    #: the grid is laid and two passenger cards are turned up (BUS-SETUP)
+    SETUP = "setup"
+    #: each seat places its bus and takes a first card (BUS-START)
+    START = "start"
+    #: the turns: move, then pick up or build (BUS-TURN)
+    TURNS = "turns"
+    #: the game is over
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 class BusCityPhase(Phase):

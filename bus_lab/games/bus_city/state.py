@@ -44,7 +44,7 @@ from bus_lab.games.bus_city.moves import (
 )
 from bus_lab.games.bus_city.narrate import narrate, seat_name
 from bus_lab.games.bus_city.narrate import plural as _plural
-from bus_lab.games.bus_city.phases import CHANCE_PHASES, PHASES, BusCityPhase
+from bus_lab.games.bus_city.phases import CHANCE_PHASES, PHASES, BusCityPhase, Stage
 from bus_lab.games.bus_city.views import BusCityView, build_view
 
 Ph = BusCityPhase
@@ -142,7 +142,7 @@ class BusCityState(State):
         self.held: list[list[list[int]]] = [[] for _ in range(n)]
         self.complete: list[list[int]] = [[] for _ in range(n)]
         #: the part of the game: "setup", "start", "turns" or "over" (the view's "phase")
-        self.stage = "setup"
+        self.stage = Stage.SETUP
         #: the phase (what is decided or drawn next), ``None`` once the game is over
         self.node: BusCityPhase | None = Ph.STREET
         self.actor = 0
@@ -648,7 +648,7 @@ class BusCityState(State):
     def _give(self, seat: int, card: int, blind: bool) -> None:
         self.held[seat].append([card, 0])
         p = self.sheet.passengers[card]
-        rule = "BUS-START" if self.stage == "start" else "BUS-PICKUP"
+        rule = "BUS-START" if self.stage is Stage.START else "BUS-PICKUP"
         self._log(
             rule,
             what="take",
@@ -666,11 +666,11 @@ class BusCityState(State):
         if len(self.faceup) < FACE_UP and self.deck:
             self.node = Ph.FACEUP
             return
-        if self.stage == "setup":
-            self.stage = "start"
+        if self.stage is Stage.SETUP:
+            self.stage = Stage.START
             self.actor = 0
             self.node = Ph.PLACE
-        elif self.stage == "start":
+        elif self.stage is Stage.START:
             self._next_start()
         else:
             self._end_turn()
@@ -727,7 +727,7 @@ class BusCityState(State):
             self.actor += 1
             self.node = Ph.PLACE
             return
-        self.stage = "turns"
+        self.stage = Stage.TURNS
         self.round = 1
         self._begin_turn(0)
 
@@ -914,7 +914,7 @@ class BusCityState(State):
         self._begin_turn(nxt)
 
     def _finish(self) -> None:
-        self.stage = "over"
+        self.stage = Stage.OVER
         self.node = None
         for seat in range(self.num_players):
             cards = self.complete[seat]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 from bus_lab.games.bus_city import grid as G
-from bus_lab.games.bus_city.phases import BusCityPhase
+from bus_lab.games.bus_city.phases import BusCityPhase, Stage
 
 if TYPE_CHECKING:
     from bus_lab.games.bus_city.state import BusCityState
@@ -270,12 +270,12 @@ def build_view(state: BusCityState, seat: int | None) -> BusCityView:
         "game": "bus_city",
         "viewer": seat,
         "players": state.num_players,
-        "phase": state.stage,
+        "phase": state.stage.value,
         "to_move": state.current_player(),
         "status": state.status(),
         "round": state.round,
         "max_rounds": state.max_rounds,
-        "turn": state.turn if state.stage == "turns" else None,
+        "turn": state.turn if state.stage is Stage.TURNS else None,
         "speed_limit": state.speed_limit if node is BusCityPhase.MOVE else None,
         "node": None if node is None else node.value,
         "grid": _grid(state),
