@@ -22,7 +22,6 @@ from bus_lab.games.ride_the_bus import (
     BLACK,
     CLUBS,
     DIAMONDS,
-    GIVE_BASE,
     HEARTS,
     HIGHER,
     INSIDE,
@@ -32,6 +31,8 @@ from bus_lab.games.ride_the_bus import (
     SPADES,
     parse_card,
 )
+from bus_lab.games.ride_the_bus.moves import Give
+from bus_lab.games.ride_the_bus.phases import RideTheBusPhase
 from bus_lab.prob import best_guess, guess_odds
 
 RANKS = "23456789TJQKA"
@@ -109,8 +110,8 @@ def deal(state, code):
 def settle(state):
     """Hand any points at stake to the next seat."""
     n = state.get_game().num_players
-    while not state.is_chance_node() and not state.is_terminal() and state.legal_actions()[0] >= GIVE_BASE:
-        state.apply_action(GIVE_BASE + (state.current_player() + 1) % n)
+    while state.decision_kind() is RideTheBusPhase.GIVE:
+        state.apply_action(Give((state.current_player() + 1) % n))
 
 
 def seat0_question(number, seat0, seat1):

@@ -35,6 +35,7 @@ from bus_lab.games.ride_the_bus import (
 )
 from bus_lab.games.ride_the_bus import bus_odds as B
 from bus_lab.games.ride_the_bus.odds import guess_odds
+from bus_lab.games.ride_the_bus.phases import RideTheBusPhase
 
 RANKS = range(13)
 
@@ -362,7 +363,7 @@ def engine_to_bus_start(players, seed, **options):
     session = Session(
         bus_lab.load_game("ride_the_bus", players=players, **options), seed=seed, bots="best_odds"
     )
-    while session.state.node not in ("bus_start", "qb_guess"):
+    while session.state.phase() not in (RideTheBusPhase.BUS_START, RideTheBusPhase.QB_GUESS):
         session.step()
     return session
 

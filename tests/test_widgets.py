@@ -20,6 +20,7 @@ from widget_helpers import log_lines, shown_points, shown_winners, visible, widg
 
 from bus_lab import ParameterError, Session, load_game
 from bus_lab.games.ride_the_bus.cards import card_code, card_label
+from bus_lab.games.ride_the_bus.phases import RideTheBusPhase
 from bus_lab.prob import guess_odds
 from bus_lab.widgets import FoldingPanel, GameWidget, RideTheBusWidget
 
@@ -375,9 +376,9 @@ def check_bus_odds_shown(w) -> int:
     """On a questions-bus or gauntlet guess, every button shows the hand-counted odds; returns
     how many buttons were checked."""
     state = w.session.state
-    if state.node == "qb_guess":
+    if state.phase() is RideTheBusPhase.QB_GUESS:
         reference = ["23456789TJQKA"[c // 4] + "CDHS"[c % 4] for c in state.run]
-    elif state.node == "bus_guess":
+    elif state.phase() is RideTheBusPhase.BUS_GUESS:
         reference = ["23456789TJQKA"[state.card_to_beat // 4] + "CDHS"[state.card_to_beat % 4]]
     else:
         return 0
