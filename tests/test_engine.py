@@ -284,3 +284,14 @@ def test_seat_checks_name_what_is_expected():
         state._check_seat(3)
     with pytest.raises(bus_lab.ParameterError, match="no seat -1"):
         state._check_seat(-1)
+
+
+@pytest.mark.parametrize("bad", ["red", None, 1.0, b"7H"])
+def test_apply_action_of_something_that_is_not_an_action_is_a_type_error_too(bad):
+    state = bus_lab.load_game("ride_the_bus", players=2).new_initial_state()
+    with pytest.raises(bus_lab.engine.ActionTypeError) as caught:
+        state.apply_action(bad)
+    assert isinstance(caught.value, bus_lab.IllegalActionError) and isinstance(caught.value, TypeError)
+    assert caught.value.legal_actions == state.legal_actions() and state.history() == []
+    if isinstance(bad, str):
+        assert "string_to_action('red')" in str(caught.value)

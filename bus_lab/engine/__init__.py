@@ -5,6 +5,7 @@ Standard library only; nothing here imports ipywidgets, matplotlib or numpy.
 
 from bus_lab.engine.core import CHANCE, TERMINAL, Game, Param, State
 from bus_lab.engine.errors import (
+    ActionTypeError,
     BusLabError,
     IllegalActionError,
     InputTypeError,
@@ -26,6 +27,7 @@ __all__ = [
     "State",
     "BusLabError",
     "IllegalActionError",
+    "ActionTypeError",
     "InputTypeError",
     "Move",
     "Phase",

@@ -23,7 +23,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from bus_lab.engine.errors import IllegalActionError, InputTypeError, OptionNotBuiltError, ParameterError
+from bus_lab.engine.errors import (
+    ActionTypeError,
+    IllegalActionError,
+    InputTypeError,
+    OptionNotBuiltError,
+    ParameterError,
+)
 from bus_lab.engine.events import Event, Narrator
 from bus_lab.engine.moves import Actor, Move, Phase, PhaseRule
 
@@ -315,7 +321,10 @@ class State:
             reason = self.why_illegal(action, seat)
             if reason is not None:
                 legal = self.legal_actions()
-                raise IllegalActionError(action, reason, legal, [self.action_to_string(a) for a in legal])
+                labels = [self.action_to_string(a) for a in legal]
+                if _as_action(action) is None:
+                    raise ActionTypeError(action, reason, legal, labels)
+                raise IllegalActionError(action, reason, legal, labels)
         number = action if type(action) is int else _as_action(action)
         assert number is not None  # why_illegal accepted it, so it is an integer
         self._apply_action(number)

@@ -64,3 +64,16 @@ class IllegalActionError(BusLabError, ValueError):
         else:
             legal_text = "There are no legal actions (the game is over)."
         super().__init__(f"Illegal action {action!r}: {reason}. {legal_text}")
+
+
+class ActionTypeError(IllegalActionError, InputTypeError):
+    """``apply_action`` was given something that is not an action at all (a string, ``None``, a
+    float): both an :class:`IllegalActionError` (the state is unchanged, the legal actions are
+    listed) and an :class:`InputTypeError`. For a label, the message points to
+    ``string_to_action``."""
+
+    def __init__(self, action: object, reason: str, legal_actions: list[int], labels: list[str]) -> None:
+        super().__init__(action, reason, legal_actions, labels)
+        if isinstance(action, str):
+            hint = f"To make a move by its name, use state.string_to_action({action!r})."
+            self.args = (f"{self.args[0]} {hint}",)
