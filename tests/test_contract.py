@@ -171,3 +171,34 @@ def test_every_named_bot_pickles_in_a_session_and_plays_on_the_same(name):
         session.run_to_end()
         twin.run_to_end()
         assert twin.state.history() == session.state.history(), bot
+
+
+@pytest.mark.parametrize("name", bus_lab.registered_games())
+def test_a_scripted_deck_is_checked_up_front(name):
+    """The chance outcomes of a played game, by label, make a deck that replays them; an entry that
+    names nothing drawn in the game, or a decision, is refused when the session is made."""
+    game = bus_lab.load_game(name)
+    played = bus_lab.Session(game, seed=4, bots="random")
+    played.run_to_end()
+    replay = game.new_initial_state()
+    deck, decision = [], None
+    for action in played.state.history():
+        if replay.is_chance_node():
+            deck.append(replay.action_to_string(action))
+        elif decision is None:
+            decision = replay.action_to_string(action)
+        replay.apply_action(action)
+    deck = deck[:30]
+    again = bus_lab.Session(game, seed=99, bots="random", deck=deck)
+    again.run_to_end()
+    drawn = []
+    check = game.new_initial_state()
+    for action in again.state.history():
+        if check.is_chance_node():
+            drawn.append(check.action_to_string(action))
+        check.apply_action(action)
+    used = min(len(drawn), len(deck))  # the other game may end before the deck is used up
+    assert used >= 10 and drawn[:used] == deck[:used]
+    for bad in ("ZZ", decision):
+        with pytest.raises(bus_lab.ParameterError, match=r"#1 "):
+            bus_lab.Session(game, seed=1, deck=[deck[0], bad])

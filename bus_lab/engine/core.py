@@ -169,6 +169,32 @@ class Game:
             state.apply_action(action)
         return state
 
+    def check_scripted_deck(self, labels: list[str]) -> list[int]:
+        """The chance actions a scripted deck names, checked before any is drawn.
+
+        Each label must name a chance outcome of this game (a card, a passenger...) in any
+        spelling :meth:`State.string_to_action` reads. Whether it can still come up when its turn
+        comes is checked at that draw. Games refine this (Ride the Bus also refuses a card twice).
+
+        Args:
+            labels (list[str]): the deck, by outcome label, in order.
+
+        Raises:
+            ParameterError: an entry that names no chance outcome (its position and label).
+        """
+        probe = self.new_initial_state()
+        actions = []
+        for position, label in enumerate(labels):
+            action = probe._parse_label(probe._normalize_label(_fold(label)))
+            move = None if action is None else probe._decode_move(action)
+            if action is None or move is None or not move.chance:
+                raise ParameterError(
+                    f"scripted deck entry #{position} {label!r} is not something drawn in {self.title}: "
+                    "a scripted deck lists chance outcomes by their labels"
+                )
+            actions.append(action)
+        return actions
+
     def policies(self) -> dict[str, Callable]:
         """Named bot policies for this game: ``{name: policy}``; each ``policy(state, rng) -> action``."""
         from bus_lab.engine.policies import random_policy

@@ -39,6 +39,9 @@ class Move:
     #: The game's name for this kind of move (``"guess"``, ``"bid"``...), also used by front ends
     #: to choose how a move is offered. Subclasses set it.
     kind: ClassVar[str] = "move"
+    #: True for the outcome of a chance node (a card dealt, a passenger drawn), False for a
+    #: seat's decision. Chance moves are what a scripted deck lists.
+    chance: ClassVar[bool] = False
 
     @property
     def action(self) -> int:

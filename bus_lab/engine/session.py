@@ -70,9 +70,7 @@ class Session:
         for i, label in enumerate(labels):
             if not isinstance(label, str):
                 raise InputTypeError(f"deck entry #{i} is {label!r}: each entry is a label such as '7H'")
-        check = getattr(self.game, "check_scripted_deck", None)
-        if check is not None:
-            check(labels)  # the game's own check: unknown or impossible outcomes (ParameterError)
+        self.game.check_scripted_deck(labels)  # unknown or impossible outcomes: ParameterError
         return labels
 
     def _normalise_bots(

@@ -69,6 +69,7 @@ class PassengerDrawn(Move):
 
     passenger: int
     kind: ClassVar[str] = "draw"
+    chance: ClassVar[bool] = True
 
     @property
     def action(self) -> int:

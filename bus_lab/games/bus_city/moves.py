@@ -51,6 +51,7 @@ class StreetCardDrawn(Move):
     symbol on ``side`` (0: north on a horizontal slot, west on a vertical one; 1: south or east)."""
 
     kind: ClassVar[str] = "street card"
+    chance: ClassVar[bool] = True
     card: int
     side: int
 
@@ -65,6 +66,7 @@ class PassengerCardDrawn(Move):
     turned face up or drawn blind by the player who asked for it."""
 
     kind: ClassVar[str] = "passenger card"
+    chance: ClassVar[bool] = True
     card: int
 
     @property

@@ -46,6 +46,7 @@ class PassengerDrawn(Move):
 
     passenger: int
     kind: ClassVar[str] = "draw"
+    chance: ClassVar[bool] = True
 
     @property
     def action(self) -> int:
@@ -57,6 +58,7 @@ class ProxyTileDrawn(Move):
     """Chance: the proxy bus's tile ``tile`` (1-10) is turned up (BSB-PROXY, BSB-PROXY-CONDUCTOR)."""
 
     kind: ClassVar[str] = "proxy_draw"
+    chance: ClassVar[bool] = True
 
     tile: int
 

@@ -87,6 +87,7 @@ class Deal(Move):
 
     card: str
     kind: ClassVar[str] = "deal"
+    chance: ClassVar[bool] = True
 
     @property
     def action(self) -> int:
