@@ -50,6 +50,7 @@ def test_typed_moves_match_the_actions_and_their_labels(name, params):
                 assert move == pickle.loads(pickle.dumps(move))
                 assert hash(move) == hash(pickle.loads(pickle.dumps(move)))
             assert len(set(moves)) == len(moves), "two legal moves are equal values"
+            assert state.legal_moves(labelled=False) == moves  # the same values, without labels
 
 
 @pytest.mark.parametrize(("name", "params"), CONFIGS, ids=CONFIG_IDS)

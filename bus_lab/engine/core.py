@@ -442,10 +442,17 @@ class State:
             )
         return dataclasses.replace(decoded, label=self.action_to_string(number))
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self, labelled: bool = True) -> list[Move]:
         """The legal moves as typed values, in the order of :meth:`legal_actions`
         (``[m.action for m in state.legal_moves()] == state.legal_actions()``); at a chance node,
-        the outcomes that can come up (a card dealt, a passenger drawn...)."""
+        the outcomes that can come up (a card dealt, a passenger drawn...).
+
+        Args:
+            labelled (bool): fill each move's label (``str(move)``); bots, which read only the
+                moves' fields, pass ``False`` and skip making the sentences.
+        """
+        if not labelled:
+            return [m for m in map(self._decode_move, self.legal_actions()) if m is not None]
         return [self.move(a) for a in self.legal_actions()]
 
     def _decode_move(self, action: int) -> Move | None:

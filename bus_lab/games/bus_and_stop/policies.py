@@ -131,7 +131,7 @@ def greedy_policy(state: BusAndStopState, rng: random.Random) -> int:
 def _greedy_turn(state: BusAndStopState, rng: random.Random) -> int:
     """A turn: the best drop-off if any, else the best pick-up (or, in the final round, a pass)."""
     seat = state.current_player()
-    moves = state.legal_moves()
+    moves = state.legal_moves(labelled=False)
     final = state.stage is Stage.FINAL
     drops = [m for m in moves if isinstance(m, DropOff)]
     if drops:
@@ -179,7 +179,7 @@ def _greedy_choose(state: BusAndStopState, rng: random.Random) -> int:
     sheet = state.sheet
     bus = state.bus[seat]
     stack = state.pending[0]  # type: ignore[index]
-    kinds = [m.passenger for m in state.legal_moves() if isinstance(m, ChoosePassenger)]
+    kinds = [m.passenger for m in state.legal_moves(labelled=False) if isinstance(m, ChoosePassenger)]
     key: Callable[[int], tuple[int, int]]
     if sheet.stacks[stack].multicoloured:
 
@@ -203,7 +203,7 @@ def _greedy_skedaddle(state: BusAndStopState, rng: random.Random) -> int:
     bus = state.bus[state.current_player()]
     now = best_claim_now(state, bus)
     options = []
-    for move in state.legal_moves():
+    for move in state.legal_moves(labelled=False):
         if not isinstance(move, Skedaddle):
             continue
         after = _without(bus, move.passenger)
@@ -214,7 +214,7 @@ def _greedy_skedaddle(state: BusAndStopState, rng: random.Random) -> int:
 
 def _greedy_unhappy(state: BusAndStopState, rng: random.Random) -> int:
     """Discard one unhappy passenger (the one whose loss keeps the potential highest), then stop."""
-    moves = state.legal_moves()
+    moves = state.legal_moves(labelled=False)
     if StopDiscarding() in moves:
         return StopDiscarding().action
     bus = state.bus[state.current_player()]

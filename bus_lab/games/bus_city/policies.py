@@ -130,7 +130,7 @@ def _pick(scored: list[tuple[float, int]], rng: random.Random) -> int:
 def _pickup_choices(state: BusCityState, seat: int, at: int) -> list[tuple[float, int]]:
     held = _held(state, seat)
     scored = []
-    for move in state.legal_moves():
+    for move in state.legal_moves(labelled=False):
         action = move.action
         if isinstance(move, Pass):
             scored.append((plan_value(state, held, at), action))
@@ -180,7 +180,7 @@ def _construction_choices(state: BusCityState, seat: int) -> list[tuple[float, i
     held = _held(state, seat)
     at = state.buses[seat]
     scored = []
-    for move in state.legal_moves():
+    for move in state.legal_moves(labelled=False):
         if isinstance(move, Pass):
             scored.append((plan_value(state, held, at) + 1e-6, move.action))  # pass unless it really helps
             continue
@@ -218,13 +218,15 @@ def greedy_policy(state: BusCityState, rng: random.Random) -> int:
     seat = state.current_player()
     kind = state.decision_kind()
     if kind is BusCityPhase.MOVE:
-        return _pick([(_move_score(state, seat, m), m.action) for m in state.legal_moves()], rng)  # type: ignore[arg-type]
+        return _pick(
+            [(_move_score(state, seat, m), m.action) for m in state.legal_moves(labelled=False)], rng
+        )  # type: ignore[arg-type]
     if kind in (BusCityPhase.PICKUP, BusCityPhase.START_PICK):
         return _pick(_pickup_choices(state, seat, state.buses[seat]), rng)
     if kind is BusCityPhase.PLACE:
         pool = _unseen(state)
         scored = []
-        for move in state.legal_moves():
+        for move in state.legal_moves(labelled=False):
             assert isinstance(move, PlaceBus)
             action, at = move.action, move.node
             best = max(

@@ -171,7 +171,7 @@ def _pick_best(scored: list[tuple[float, int]], rng: random.Random) -> int:
 def _greedy_move(state: BusstopState, rng: random.Random) -> int:
     """The greedy boarder's move at a white pick, a placement or a queue-boarding decision."""
     who = state.acting_participant()
-    moves = state.legal_moves()
+    moves = state.legal_moves(labelled=False)
     kind = state.decision_kind()
     if kind is BusstopPhase.WHITE:
         scored = [

@@ -29,7 +29,7 @@ def best_odds_policy(state: RideTheBusState, rng: random.Random) -> int:
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("a bot acts only at a decision node")
     legal = state.legal_actions()
-    gives = [move for move in state.legal_moves() if isinstance(move, Give)]
+    gives = [move for move in state.legal_moves(labelled=False) if isinstance(move, Give)]
     if gives:
         fewest = min(state.points[move.seat] for move in gives)
         leaders = [move.action for move in gives if state.points[move.seat] == fewest]
