@@ -1,76 +1,83 @@
-"""``GameWidget``: the game-agnostic ipywidgets front end of a :class:`~bus_lab.engine.Session`.
+"""``GameWidget``: a board you play by touching it, for any :class:`~bus_lab.engine.Session`.
 
-One widget shows one session: the board (one ``HTML`` widget holding the table drawn from
-``state.view(viewer)``), a status sentence, a message line for notes and errors, the controls
-(Step, Back, Forward, Reset with a seed box, an Auto-play/Pause toggle and a timeline slider), move buttons for
-human seats, the scores with their breakdown, and the event log with the rule ID of every event.
+The widget is one anywidget (:class:`BoardWidget`): its ES module, shipped in the package
+(``bus_lab/board/static``), draws the board in the browser from the view of the seat shown and
+lets a person act on the board itself: every legal move is made by tapping the thing it acts on,
+with the choices that are not on the board as large buttons beside it. The same page holds the
+status line (a live region a screen reader announces), the step controls (Back, Step, Forward,
+Auto-play, a timeline, the seed and New game, "View as"), the scores and the event log.
 
-Design rules (see ``JUPYTER.md``): every frame is drawn by one method, :meth:`GameWidget.refresh`,
-inside ``hold_sync()``; no widget is created per step (a fixed pool of move buttons is reused);
-``ipywidgets.Play`` drives auto-play (no sleeps, threads or loops): its timer runs in the browser,
-but its own buttons are icons with no accessible name, so it is hidden and started and paused by
-a labelled ``ToggleButton`` (kept in step with ``Play.playing``) that works from the keyboard and a screen
-reader. An exception raised in a callback is shown in the widget's message line, never swallowed.
-
-A game plugs in by subclassing and overriding the hooks :meth:`~GameWidget.render_board`,
-:meth:`~GameWidget.header_html`, :meth:`~GameWidget.action_label`,
-:meth:`~GameWidget.action_tooltip`, :meth:`~GameWidget.action_odds` and
-:meth:`~GameWidget.action_pool_size`.
-
-Example (works headless, e.g. in a test)::
+Python stays the source of truth: the widget owns the session (bots, seeds, undo, timeline) and
+sends the browser one *frame* per change (:mod:`bus_lab.board.frame`); the browser sends back
+small messages (a move's action, a control) that are checked before anything happens. So every
+widget is testable headless, with the same methods the page calls::
 
     from bus_lab import Session, load_game
     from bus_lab.widgets import GameWidget
 
     w = GameWidget(Session(load_game("ride_the_bus", players=3), seed=1, bots="best_odds"))
-    w.step_button.click()          # one step: a bot's guess or a card drawn
-    w.back_button.click()          # and back again
+    w.step()                       # one step: a bot's guess or a card drawn
+    w.back()                       # and back again
+    w.frame["moves"]               # what a person could tap now (empty: no person to move)
     w                              # in a notebook: the whole widget
+
+Errors never escape into the notebook: a bad move or control is refused, the state is unchanged,
+and the reason (with the legal moves) is shown in the widget's message line and kept in
+:attr:`GameWidget.last_error`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
 from collections.abc import Callable, Iterable, Sequence
-from fractions import Fraction
-from html import escape
 from typing import Any
 
+import anywidget
 import ipywidgets as W
+import traitlets
 
+from bus_lab.board.assets import board_css, board_esm
+from bus_lab.board.frame import adapter_for, board_frame, format_odds
 from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import ParameterError
+from bus_lab.engine.moves import Move
 from bus_lab.engine.session import Session
 
-#: Value of the viewer dropdown meaning "spectator, every card shown" (``view(None)``).
+__all__ = ["SPECTATOR", "BoardWidget", "FoldingPanel", "GameWidget", "format_odds"]
+
+#: Value of the "View as" choice meaning "spectator, every card shown" (``view(None)``).
 SPECTATOR = -1
 #: The smallest auto-play interval allowed, in milliseconds.
 MIN_INTERVAL_MS = 200
+#: Auto-play faster than this (ms per step) draws without motion.
+FAST_AUTOPLAY_MS = 400
 #: The most events of one step that the status line repeats (the log has them all).
 MAX_STATUS_EVENTS = 3
-_PLAY_MAX = 1_000_000
+#: The largest message the page may send (characters of JSON); larger ones are refused.
+MAX_MESSAGE_CHARS = 2000
+#: Controls the page may send, and the type of their value.
+CONTROLS: dict[str, type | None] = {
+    "step": None,
+    "tick": None,
+    "back": None,
+    "forward": None,
+    "goto": int,
+    "reset": int,
+    "viewer": int,
+    "autoplay": bool,
+}
 
 
-def format_odds(p: Fraction) -> str:
-    """An exact chance as a fraction and a percentage, e.g. ``"28/51 (54.9%)"``; ``"0 (impossible)"``
-    and ``"1 (certain)"`` at the ends. The percentage is exact to 0.1, halves rounded up (1/16 is 6.3%).
+class BoardWidget(anywidget.AnyWidget):
+    """The browser board (anywidget): draws :attr:`frame` and sends the person's moves back.
 
-    Args:
-        p (Fraction): a probability between 0 and 1.
+    Attributes:
+        frame (dict): the frame drawn (see :mod:`bus_lab.board.frame`), synced to the browser.
     """
-    p = Fraction(p)
-    if p == 0:
-        return "0 (impossible)"
-    if p == 1:
-        return "1 (certain)"
-    tenths = math.floor(p * 1000 + Fraction(1, 2))  # the percentage to 0.1, halves rounded up
-    return f"{p.numerator}/{p.denominator} ({tenths // 10}.{tenths % 10}%)"
 
-
-def _button(label: str, tooltip: str, icon: str = "", width: str = "auto") -> W.Button:
-    return W.Button(description=label, tooltip=tooltip, icon=icon, layout=W.Layout(width=width))
+    _esm = board_esm()
+    _css = board_css()
+    frame = traitlets.Dict().tag(sync=True)
 
 
 class FoldingPanel(W.VBox):
@@ -114,10 +121,10 @@ class FoldingPanel(W.VBox):
 
 
 class GameWidget:
-    """A playable, rewindable view of one :class:`~bus_lab.engine.Session`.
+    """A playable, rewindable board for one :class:`~bus_lab.engine.Session`.
 
-    The object displays itself in a notebook (it shows :attr:`widget`, a ``VBox`` of all the
-    parts); to put it inside another container use ``w.widget``.
+    The object displays itself in a notebook (it shows :attr:`widget`); to put it inside another
+    container use ``w.widget``.
 
     Args:
         session (Session): the game being played; the widget drives it (``step``, ``play``,
@@ -125,22 +132,21 @@ class GameWidget:
         title (str | None): heading; default the game's title.
         max_log (int): how many of the latest events the log shows (newest first).
         interval (int): auto-play speed, milliseconds per step (at least 200).
-        pick_cards (bool): when True, a dropdown lets the learner choose the outcome of each
-            chance step (the card to deal) instead of drawing it at random.
+        pick_cards (bool): when True, the learner may choose the outcome of each chance step (the
+            card to deal) instead of drawing it at random.
 
     Raises:
+        TypeError: ``session`` is not a Session.
         ValueError: ``interval`` below 200 ms or ``max_log`` below 1.
 
-    Attributes (for headless use and tests):
-        widget (the ``VBox`` shown), session, board, header, status, error, log, scores,
-        step_button, back_button, forward_button, reset_button, seed_box, viewer_note, autoplay (the Auto-play /
-        Pause toggle), play (the hidden ``Play`` timer it drives), timeline, viewer,
-        action_buttons (list of
-        ``Button``; the ones in use have ``layout.display != "none"``), prompt, pick_box,
-        pick_button, last_error (the last exception shown, or ``None``).
-
-    To show another game in the same widget (e.g. new table settings), call
-    :meth:`set_session`; the controls are reused.
+    Attributes:
+        widget (Widget): what is displayed (the board, with a game's own panels if any).
+        board (BoardWidget): the browser board; ``board.frame`` is the frame drawn.
+        session (Session): the game shown.
+        viewer (int | None): the seat whose view is drawn (``None``: spectator, every card).
+        autoplay (bool): whether auto-play is running.
+        next_seed (int): the seed the next New game uses.
+        last_error (BaseException | None): the last error shown, or ``None``.
     """
 
     def __init__(
@@ -160,139 +166,20 @@ class GameWidget:
             raise ValueError(f"max_log={max_log} must be at least 1")
         self.session = session
         self.max_log = int(max_log)
+        self.interval = int(interval)
         self.pick_cards = bool(pick_cards)
+        self.viewer: int | None = None
+        self.autoplay = False
+        self.next_seed = session.seed
         self.last_error: BaseException | None = None
-        self._syncing = False
-        self._keep_focus = False
-        self._shown_actions: list[int] = []
+        self._message: dict[str, str] | None = None
+        self._seq = 0
+        self._animate = False
         self._title = title if title is not None else (session.game.title or session.game.name)
-
-        self.header = W.HTML()
-        self.status = W.HTML()
-        self.error = W.HTML()
-        self.board = W.HTML(layout=W.Layout(overflow="auto"))
-
-        self.step_button = _button(
-            "Step", "Take one step: draw the next card or let a bot move", "step-forward"
-        )
-        self.back_button = _button("Back", "Undo the last step (Forward brings it back)", "undo")
-        self.forward_button = _button("Forward", "Redo a step you went back from", "redo")
-        self.reset_button = _button(
-            "Reset",
-            "Start a new game with the seed in the seed box (this game is "
-            "discarded: Back cannot bring it back)",
-            "refresh",
-        )
-        self.seed_box = W.IntText(
-            value=session.seed,
-            description="Seed",
-            tooltip="Seed of the next game (same seed, same cards and bot moves); press Reset to use it",
-            style={"description_width": "initial"},
-            layout=W.Layout(width="150px"),
-        )
-        self.play = W.Play(
-            value=0,
-            min=0,
-            max=_PLAY_MAX,
-            step=1,
-            interval=int(interval),
-            show_repeat=False,
-            layout=W.Layout(display="none"),
-            description="Auto-play timer",
-            tooltip="The timer behind the Auto-play button",
-        )
-        self._autoplay_tooltip = (
-            f"Auto-play: take a step every {int(interval)} ms until a human seat must "
-            "move or the game ends; press again to pause"
-        )
-        self.autoplay = W.ToggleButton(
-            value=False,
-            description="Auto-play",
-            icon="play",
-            tooltip=self._autoplay_tooltip,
-            layout=W.Layout(width="auto"),
-        )
-        self.timeline = W.IntSlider(
-            value=0,
-            min=0,
-            max=0,
-            description="Timeline",
-            continuous_update=False,
-            tooltip="Drag to travel back and forth through the steps taken",
-            layout=W.Layout(width="95%"),
-        )
-        self.viewer = W.Dropdown(
-            options=self._viewer_options(),
-            value=SPECTATOR,
-            description="View as",
-            tooltip="Whose view of the table to show (hidden cards stay hidden)",
-        )
-
-        self.prompt = W.HTML()
-        self.action_buttons: list[W.Button] = []
-        self.action_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self._grow_pool(self.action_pool_size())
-        self.pick_box = W.Dropdown(options=[], description="Card", tooltip="Choose the outcome of this draw")
-        self.pick_button = _button("Deal this card", "Apply the outcome chosen in the Card box")
-        self.pick_row = W.HBox([self.pick_box, self.pick_button], layout=W.Layout(display="none"))
-
-        self.scores = W.HTML()
-        self.log = W.HTML()
-
-        self.step_button.on_click(lambda _b: self._guarded(self._do_step))
-        self.back_button.on_click(lambda _b: self._guarded(self._do_back))
-        self.forward_button.on_click(lambda _b: self._guarded(self._do_forward))
-        self.reset_button.on_click(lambda _b: self._guarded(self._do_reset))
-        self.pick_button.on_click(lambda _b: self._guarded(self._do_pick))
-        self.play.observe(self._on_play_tick, names="value")
-        self.autoplay.observe(self._on_autoplay, names="value")
-        self.play.observe(self._on_play_playing, names="playing")
-        self.timeline.observe(self._on_timeline, names="value")
-        self.viewer.observe(lambda _c: None if self._syncing else self._guarded(self._do_view), names="value")
-
-        # The seed box comes before Reset, so a stray Tab and Enter after Auto-play lands on the box,
-        # not on Reset (which Back cannot undo).
-        controls = W.HBox(
-            [
-                self.back_button,
-                self.step_button,
-                self.forward_button,
-                self.autoplay,
-                self.play,
-                self.seed_box,
-                self.reset_button,
-            ],
-            layout=W.Layout(flex_flow="row wrap", align_items="center"),
-        )
-        # Side by side when there is room, the log below the scores in a narrow output area.
-        panels = W.HBox(
-            [
-                W.VBox([W.HTML("<b>Scores</b>"), self.scores], layout=W.Layout(flex="1 1 460px")),
-                W.VBox(
-                    [W.HTML("<b>Event log</b> (newest first, rule ID in brackets)"), self.log],
-                    layout=W.Layout(flex="1 1 380px"),
-                ),
-            ],
-            layout=W.Layout(flex_flow="row wrap", grid_gap="4px 16px"),
-        )
-        self.viewer_note = W.HTML()
-        viewer_row = W.HBox([self.viewer, self.viewer_note], layout=W.Layout(align_items="center"))
-        self.widget = W.VBox(
-            [
-                self.header,
-                self.status,
-                self.error,
-                self.board,
-                self.prompt,
-                self.action_box,
-                self.pick_row,
-                controls,
-                self.timeline,
-                viewer_row,
-                panels,
-            ]
-        )
-        self._guarded(self.refresh)
+        self.board = BoardWidget()
+        self.board.on_msg(self._on_board_msg)
+        self.widget: W.Widget = self.board
+        self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any):
         """Display as the whole widget in Jupyter (``w`` as the last line of a cell)."""
@@ -310,16 +197,37 @@ class GameWidget:
                 if isinstance(part, W.Widget):
                     part.close()
 
-        for button in self.action_buttons:
-            close_all(button)
         close_all(self.widget)
+        self.board.close()
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def frame(self) -> dict[str, Any]:
+        """The frame the browser draws now (a JSON-safe dict; see :mod:`bus_lab.board.frame`)."""
+        return self.board.frame
+
+    @property
+    def status_text(self) -> str:
+        """The status line in words: the last step, the state's sentence and what to do next."""
+        status = self.frame["status"]
+        last = f"Last step: {status['last']} " if status["last"] else ""
+        return f"{last}{status['now']} {status['hint']}".strip()
+
+    @property
+    def message_text(self) -> str:
+        """The message line (an error or a note), or ``""``."""
+        message = self.frame["message"]
+        return message["text"] if message else ""
+
+    @property
+    def viewer_seat(self) -> int | None:
+        """The seat whose view is shown, or ``None`` for the spectator view (same as :attr:`viewer`)."""
+        return self.viewer
 
     def set_session(self, session: Session) -> None:
         """Show another session in this widget (e.g. a new game with other table settings).
 
-        Auto-play stops; the seed box, the viewer choices (one per seat of the new game), the
-        timeline and everything drawn follow the new session. No widget is created unless the
-        new game needs more move buttons than any game before (a bounded pool).
+        Auto-play stops; the seed, the "View as" choices and everything drawn follow it.
 
         Args:
             session (Session): the game to show from now on.
@@ -329,107 +237,92 @@ class GameWidget:
         """
         if not isinstance(session, Session):
             raise TypeError(f"set_session needs a Session, not {type(session).__name__}")
-        self._stop_play()
-        old_viewer = self.viewer.value
+        self.autoplay = False
         self.session = session
-        self._syncing = True
-        try:
-            with self.viewer.hold_sync(), self.seed_box.hold_sync():
-                self.viewer.options = self._viewer_options()
-                self.viewer.value = old_viewer if old_viewer < session.game.num_players else SPECTATOR
-                self.seed_box.value = session.seed
-        finally:
-            self._syncing = False
-        self._grow_pool(self.action_pool_size())
+        self.next_seed = session.seed
+        if self.viewer is not None and self.viewer >= session.game.num_players:
+            self.viewer = None
+        self._animate = False
         self.refresh()
 
-    def _viewer_options(self) -> list[tuple[str, int]]:
-        return [("All cards (spectator)", SPECTATOR)] + [
-            (self.seat_name(s), s) for s in range(self.session.game.num_players)
-        ]
-
-    # -- hooks for each game ---------------------------------------------------------------
-    def render_board(self, state: State, viewer: int | None) -> str:
-        """HTML of the table as ``viewer`` sees it (``None``: spectator). Override per game.
-
-        The default shows ``state.view(viewer)`` as indented JSON.
-        """
-        return f"<pre>{escape(json.dumps(state.view(viewer), indent=1))}</pre>"
-
-    def viewer_note_html(self, state: State, viewer: int | None) -> str:
-        """A note beside "View as" when the chosen seat sees exactly what the spectator sees (so
-        switching shows no change, e.g. in games where every card on the table is face up)."""
-        if viewer is None:
-            return ""
-        seat_view, spectator = state.view(viewer), state.view(None)
-        if isinstance(seat_view, dict) and isinstance(spectator, dict):  # who is looking is not content
-            seat_view, spectator = (
-                {k: v for k, v in view.items() if k != "viewer"} for view in (seat_view, spectator)
-            )
-        if seat_view != spectator:
-            return ""
-        return (
-            f"<small style='margin-left:8px'>{escape(self.seat_name(viewer))} sees the whole table now: "
-            "nothing on it is hidden from this seat.</small>"
-        )
-
-    def header_html(self, state: State) -> str:
-        """The heading line (title, and e.g. which part of the game is on). Override per game."""
-        return f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
-
+    # -- hooks for each game -----------------------------------------------------------------
     def seat_name(self, seat: int) -> str:
-        """How a seat is named in the viewer switch, scores and prompts (``"Seat 2"``)."""
+        """How a seat is named on the board, in the scores and in prompts (``"Seat 2"``)."""
         return f"Seat {seat}"
 
-    def action_pool_size(self) -> int:
-        """How many move buttons to build once (the longest list of legal moves). Override."""
-        return 8
+    def heading(self, state: State) -> str:
+        """The line under the title saying what part of the game is on (default: the game's
+        board adapter's heading)."""
+        return adapter_for(state.get_game().name).heading(state)
 
-    def action_odds(self, state: State, actions: list[int]) -> dict[int, Fraction]:
-        """Exact chance that each move succeeds, for moves where that makes sense (guesses).
-
-        Returns ``{action: Fraction}`` (may leave actions out); default ``{}``.
-        """
-        return {}
-
-    def action_label(self, state: State, action: int, odds: Fraction | None) -> str:
-        """The text on a move button: the action's label, then its odds when known."""
-        label = state.action_to_string(action)
-        return label if odds is None else f"{label} — {format_odds(odds)}"
-
-    def action_tooltip(self, state: State, action: int, odds: Fraction | None) -> str:
-        """The tooltip of a move button (a sentence). Override for game detail."""
-        text = f"Play {state.action_to_string(action)}"
-        if odds is not None:
-            text += f": right with chance {format_odds(odds)}"
-        return text
-
-    # -- derived values --------------------------------------------------------------------
-    @property
-    def viewer_seat(self) -> int | None:
-        """The seat whose view is shown, or ``None`` for the spectator view."""
-        value = self.viewer.value
-        return None if value == SPECTATOR else int(value)
-
-    def _seat_kind(self, seat: int) -> str:
+    def seat_kind(self, seat: int) -> str:
+        """``"human"`` or the bot's name (``"best_odds bot"``)."""
         if seat in self.session.bots:
             name = getattr(self.session.bots[seat], "name", None)
             return f"{name} bot" if name else "bot"
         return "human"
 
+    def scores(self, state: State) -> dict[str, Any]:
+        """The scores table of the frame: points per seat with where they came from, and the result.
+
+        Returns:
+            dict: ``columns``, ``rows`` (``seat``, ``name``, ``points``, ``winner``, ``cells``),
+            ``caption``, ``result``, ``winners``, ``summary``.
+        """
+        game = self.session.game
+        returns = state.returns()
+        winners = state.winners()
+        rows = []
+        for seat, points in enumerate(returns):
+            lines = state.score_breakdown(seat)
+            detail = "; ".join(
+                f"{line['label']} [{line['rule']}]"
+                + (f" ×{line['times']}" if line.get("times", 1) > 1 else "")
+                + f": {line['points']}"
+                for line in lines
+            )
+            rows.append(
+                {
+                    "seat": seat,
+                    "name": f"{self.seat_name(seat)} ({self.seat_kind(seat)})",
+                    "points": points,
+                    "winner": seat in winners,
+                    "cells": [str(points), detail or "nothing yet"],
+                }
+            )
+        if winners:
+            names = " and ".join(self.seat_name(s) for s in winners)
+            verb = "share the win" if len(winners) > 1 else "wins"
+            result = f"Result: {names} {verb} with {returns[winners[0]]} points."
+        else:
+            result = "No winner yet: the game is in progress."
+        rule = "lowest total wins" if game.lower_score_wins else "highest total wins"
+        return {
+            "columns": ["Seat", "Points", "Where the points came from"],
+            "rows": rows,
+            "caption": f"Points ({rule})",
+            "result": result,
+            "winners": winners,
+            "summary": ", ".join(f"{self.seat_name(s)} {p}" for s, p in enumerate(returns)),
+        }
+
+    # -- the frame ---------------------------------------------------------------------------
     def _hint(self, state: State) -> str:
         s = self.session
         if state.is_terminal():
-            hint = "Press Reset for a new game, or use Back or the timeline to look back."
+            hint = "Press New game for another, or use Back or the timeline to look back."
         elif s.waiting_for_human():
-            hint = f"{self.seat_name(state.current_player())} is played by you: choose a move below."
+            hint = (
+                f"{self.seat_name(state.current_player())} is played by you: tap a highlighted place "
+                "on the board, or a choice beside it."
+            )
         elif state.is_chance_node():
             hint = "Press Step (or Auto-play) to draw the card."
             if self.pick_cards:
                 hint += " Or choose it in the Card box and press Deal this card."
         else:
             seat = state.current_player()
-            hint = f"{self.seat_name(seat)} is a {self._seat_kind(seat)}: press Step (or Auto-play) to see its move."
+            hint = f"{self.seat_name(seat)} is a {self.seat_kind(seat)}: press Step (or Auto-play) to see its move."
         last = len(s) - 1
         if s.position < last:
             hint += (
@@ -450,97 +343,287 @@ class GameWidget:
             shown.append(f"and {len(new) - MAX_STATUS_EVENTS} more in the event log")
         return " · ".join(shown)
 
-    def status_html(self, state: State) -> str:
-        """The status line: what the last step did, the state's sentence (``state.status()``) and
-        what to do next."""
-        last = self.last_step_text()
-        last_html = (
-            f"<span class='bus-lab-last'>Last step: {escape(last, quote=False)}</span><br>" if last else ""
-        )
-        return (
-            f"<div role='status'>{last_html}<b>{escape(state.status(), quote=False)}</b><br>"
-            f"<span style='color:#333'>{escape(self._hint(state), quote=False)}</span></div>"
-        )
-
-    def scores_html(self, state: State) -> str:
-        """A table of points per seat with the score breakdown, and the winners at the end."""
-        game = self.session.game
+    def build_frame(self) -> dict[str, Any]:
+        """The whole frame for the current position (the board part plus status, controls,
+        scores and log)."""
+        s = self.session
+        state = s.state
+        human = s.waiting_for_human()
+        frame = board_frame(state, self.viewer, movable=human)
+        deciding = not state.is_terminal() and not state.is_chance_node()
+        to_move = state.current_player() if deciding else None
+        winners = set(state.winners())
         returns = state.returns()
-        winners = state.winners()
-        rule = "lowest total wins" if game.lower_score_wins else "highest total wins"
-        rows = []
-        for seat, points in enumerate(returns):
-            lines = state.score_breakdown(seat)
-            detail = (
-                "<br>".join(
-                    f"{escape(str(line['label']))} <code style='white-space:nowrap'>[{escape(str(line['rule']))}]</code>"
-                    + (f" ×{line['times']}" if line.get("times", 1) > 1 else "")
-                    + f": {line['points']}"
-                    for line in lines
-                )
-                or "nothing yet"
-            )
-            star = " ★ winner" if seat in winners else ""
-            rows.append(
-                f"<tr data-seat='{seat}' data-points='{points}'>"
-                f"<td style='padding:2px 6px'>{escape(self.seat_name(seat))} "
-                f"<small>({escape(self._seat_kind(seat))})</small>{star}</td>"
-                f"<td style='padding:2px 6px;text-align:right'><b>{points}</b></td>"
-                f"<td style='padding:2px 6px'><small>{detail}</small></td></tr>"
-            )
-        if winners:
-            names = " and ".join(self.seat_name(s) for s in winners)
-            verb = "share the win" if len(winners) > 1 else "wins"
-            result = f"Result: {escape(names)} {verb} with {returns[winners[0]]} points."
-        else:
-            result = "No winner yet: the game is in progress."
-        data = ",".join(str(s) for s in winners)
-        return (
-            f"<table class='bus-lab-scores' style='border-collapse:collapse'>"
-            f"<caption style='text-align:left'>Points ({rule})</caption>"
-            f"<tr><th style='text-align:left'>Seat</th><th>Points</th>"
-            f"<th style='text-align:left'>Where they came from</th></tr>{''.join(rows)}</table>"
-            f"<p class='bus-lab-winners' data-winners='{data}'><b>{result}</b></p>"
-        )
-
-    def log_html(self, state: State) -> str:
-        """The latest events up to the current position, newest first, each with its rule ID."""
         events = state.events()
         shown = events[-self.max_log :][::-1]
-        items = "".join(
-            f"<li><code style='white-space:nowrap'>[{escape(e.rule)}]</code> "
-            f"{escape(e.text, quote=False)}</li>"
-            for e in shown
+        last = len(s) - 1
+        busy = state.is_terminal() or human
+        picking = self.pick_cards and state.is_chance_node()
+        frame.update(
+            seq=self._seq,
+            title=self._title,
+            heading=self.heading(state),
+            status={"last": self.last_step_text(), "now": state.status(), "hint": self._hint(state)},
+            message=self._message,
+            prompt=f"Your move, {self.seat_name(to_move)}:" if human and to_move is not None else "",
+            seats=[
+                {
+                    "seat": seat,
+                    "name": self.seat_name(seat),
+                    "kind": self.seat_kind(seat),
+                    "points": returns[seat],
+                    "to_move": seat == to_move,
+                    "winner": seat in winners,
+                }
+                for seat in range(s.game.num_players)
+            ],
+            scores=self.scores(state),
+            log={"total": len(events), "events": [{"rule": e.rule, "text": e.text} for e in shown]},
+            controls={
+                "position": s.position,
+                "last": last,
+                "can_back": s.position > 0,
+                "can_forward": s.position < last,
+                "can_step": not busy,
+                "autoplay": self.autoplay and not busy,
+                "interval": self.interval,
+                "seed": self.next_seed,
+                "viewer": SPECTATOR if self.viewer is None else self.viewer,
+                "viewers": [["All cards (spectator)", SPECTATOR]]
+                + [[self.seat_name(seat), seat] for seat in range(s.game.num_players)],
+            },
+            deal=(
+                [{"action": a, "label": f"{state.action_to_string(a)} ({p})"} for a, p in state.chance_outcomes()]
+                if picking
+                else None
+            ),
+            animate=self._animate,
         )
-        more = (
-            f"Latest {len(shown)} of {len(events)} events."
-            if len(events) > len(shown)
-            else f"{len(events)} events."
-        )
-        return (
-            f"<div class='bus-lab-log' style='max-height:260px;overflow-y:auto'>"
-            f"<small>{more}</small><ol reversed start='{len(events)}' "
-            f"style='margin:2px 0;padding-left:2.5em'>{items}</ol></div>"
+        return frame
+
+    def refresh(self) -> None:
+        """Send the browser a new frame drawn from the session."""
+        if self.autoplay and (self.session.state.is_terminal() or self.session.waiting_for_human()):
+            self.autoplay = False
+        self._seq += 1
+        self.board.frame = self.build_frame()
+        self._animate = False
+
+    # -- messages --------------------------------------------------------------------------
+    def show_note(self, text: str) -> None:
+        """Show a note (not an error) in the message line; empty text clears the line."""
+        self._message = {"kind": "note", "text": f"Note: {text}"} if text else None
+        self.refresh()
+
+    def show_error(self, exc: BaseException) -> None:
+        """Show an exception in the message line (its kind and message, in words)."""
+        self._message = {"kind": "error", "text": f"Error ({type(exc).__name__}): {exc}"}
+        self.refresh()
+
+    def _guarded(self, action: Callable[..., str | None], *args: Any, animate: bool = False) -> None:
+        """Run an action of the page; show its note, or its exception, in the message line."""
+        try:
+            note = action(*args)
+        except Exception as exc:  # shown to the person in the widget, and kept in last_error
+            self.last_error = exc
+            self._message = {"kind": "error", "text": f"Error ({type(exc).__name__}): {exc}"}
+            self.refresh()
+            return
+        self.last_error = None
+        self._message = {"kind": "note", "text": f"Note: {note}"} if note else None
+        self._animate = animate
+        self.refresh()
+
+    # -- what the page (or a test) can do ------------------------------------------------------
+    def _blocked_note(self) -> str | None:
+        """Why Step or Auto-play cannot go on now (a person's move or the end), else ``None``."""
+        state = self.session.state
+        if state.is_terminal():
+            return "the game is over. Press New game for another."
+        if self.session.waiting_for_human():
+            seat = self.seat_name(state.current_player())
+            return (
+                f"{seat} must choose a move: tap it on the board. Step only draws cards and plays bot seats."
+            )
+        return None
+
+    def step(self) -> None:
+        """Take one step (draw a card or let a bot move), as the Step button does."""
+
+        def run() -> str | None:
+            note = self._blocked_note()
+            if note is not None:
+                return note
+            self.session.step()
+            return None
+
+        self._guarded(run, animate=True)
+
+    def back(self) -> None:
+        """Undo the last step (Forward brings it back)."""
+        self._guarded(lambda: None if self.session.undo() else "already at the start of the game.")
+
+    def forward(self) -> None:
+        """Redo a step undone with Back."""
+        self._guarded(
+            lambda: None if self.session.redo() else "nothing to redo: Forward replays steps undone with Back."
         )
 
-    # -- drawing ---------------------------------------------------------------------------
-    def _grow_pool(self, size: int) -> None:
-        """Make sure there are at least ``size`` move buttons (built once, reused every frame)."""
-        while len(self.action_buttons) < size:
-            index = len(self.action_buttons)
-            button = W.Button(description="", tooltip="", layout=W.Layout(width="auto", display="none"))
-            button.on_click(lambda _b, i=index: self._guarded(self._do_action, i))
-            self.action_buttons.append(button)
-        if tuple(self.action_box.children) != tuple(self.action_buttons):
-            self.action_box.children = tuple(self.action_buttons)
+    def goto(self, position: int) -> None:
+        """Show the position after ``position`` steps (the timeline), without motion."""
 
-    @contextlib.contextmanager
-    def _hold_all(self, widgets):
-        with contextlib.ExitStack() as stack:
-            for widget in widgets:
-                stack.enter_context(widget.hold_sync())
-            yield
+        def run() -> None:
+            self.autoplay = False
+            self.session.goto(int(position))
 
+        self._guarded(run)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game (New game), with ``seed`` or the seed last chosen."""
+
+        def run() -> None:
+            self.autoplay = False
+            if seed is not None:
+                self.next_seed = int(seed)
+            self.session.reset(seed=self.next_seed)
+
+        self._guarded(run)
+
+    def set_viewer(self, seat: int | None) -> None:
+        """Draw the table as ``seat`` sees it (``None`` or ``-1``: the spectator, every card)."""
+
+        def run() -> None:
+            value = SPECTATOR if seat is None else seat
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"View as needs a seat number, not {type(value).__name__}")
+            if not SPECTATOR <= value < self.session.game.num_players:
+                raise ParameterError(
+                    f"there is no seat {value}: seats are 0 to {self.session.game.num_players - 1}"
+                )
+            self.viewer = None if value == SPECTATOR else value
+
+        self._guarded(run)
+
+    def set_autoplay(self, on: bool) -> None:
+        """Start or pause auto-play (the browser then asks for a step every ``interval`` ms)."""
+
+        def run() -> str | None:
+            note = self._blocked_note() if on else None
+            self.autoplay = bool(on) and note is None
+            return None if note is None else "auto-play stopped: " + note
+
+        self._guarded(run)
+
+    def tick(self) -> None:
+        """One auto-play step (the browser's timer asks for it); stops auto-play when blocked."""
+
+        def run() -> str | None:
+            if not self.autoplay:
+                return None
+            note = self._blocked_note()
+            if note is not None:
+                self.autoplay = False
+                return "auto-play stopped: " + note
+            self.session.step()
+            return None
+
+        self._guarded(run, animate=self.interval >= FAST_AUTOPLAY_MS)
+
+    def play(self, move: Move | int | str) -> None:
+        """Make a person's move, as tapping it on the board does: a :class:`Move`, its action or
+        its label. An illegal move is refused with the reason and the legal moves in the message
+        line; nothing changes."""
+
+        def run() -> None:
+            self.autoplay = False
+            self.session.play(move if isinstance(move, str) else getattr(move, "action", move))
+
+        self._guarded(run, animate=True)
+
+    def deal(self, action: int) -> None:
+        """Deal the chosen outcome of a chance step (``pick_cards=True``)."""
+
+        def run() -> str | None:
+            state = self.session.state
+            if not (self.pick_cards and state.is_chance_node()):
+                return "no card is to be dealt now."
+            self.session.play(action)
+            return None
+
+        self._guarded(run, animate=True)
+
+    def handle_message(self, msg: Any) -> None:
+        """Act on a message from the page, after checking it: ``{"type": "move", "action": int,
+        "seq": int}``, ``{"type": "control", "name": ..., "value": ..., "seq": int}`` or
+        ``{"type": "deal", "action": int, "seq": int}``. A malformed, oversized or stale message
+        (sent from a board that has changed since) changes nothing and is answered in the
+        message line."""
+        try:
+            size = len(json.dumps(msg))
+        except (TypeError, ValueError):
+            size = MAX_MESSAGE_CHARS + 1
+        if size > MAX_MESSAGE_CHARS or not isinstance(msg, dict):
+            self._refuse("the page sent a message the lab cannot read; nothing changed.")
+            return
+        kind = msg.get("type")
+        if kind == "ping":
+            return
+        seq = msg.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            self._refuse("the page sent a message the lab cannot read; nothing changed.")
+            return
+        if kind == "control":
+            name, value = msg.get("name"), msg.get("value")
+            if name not in CONTROLS:
+                self._refuse(f"there is no control {str(name)[:40]!r}; nothing changed.")
+                return
+            wanted = CONTROLS[name]
+            if wanted is not None and (type(value) is not wanted):
+                self._refuse(f"the {name} control needs a {wanted.__name__}; nothing changed.")
+                return
+            if name == "tick" and seq != self._seq:
+                return  # a timer from an older frame
+            self._control(name, value)
+            return
+        if kind in ("move", "deal"):
+            action = msg.get("action")
+            if isinstance(action, bool) or not isinstance(action, int):
+                self._refuse("a move is sent as its action number; nothing changed.")
+                return
+            if seq != self._seq:
+                self._refuse("the board changed before your move arrived, so it was not played: look again.")
+                return
+            if kind == "deal":
+                self.deal(action)
+                return
+            if not self.frame["moves"]:
+                self._refuse(f"no person is to move now, so move {action} was not played. {self._hint(self.session.state)}")
+                return
+            self.play(action)  # an illegal action is refused with the reason and the legal moves
+            return
+        self._refuse("the page sent a message the lab cannot read; nothing changed.")
+
+    def _refuse(self, text: str) -> None:
+        self._message = {"kind": "error", "text": text[0].upper() + text[1:]}
+        self.refresh()
+
+    def _control(self, name: str, value: Any) -> None:
+        actions: dict[str, Callable[[], None]] = {
+            "step": self.step,
+            "tick": self.tick,
+            "back": self.back,
+            "forward": self.forward,
+            "goto": lambda: self.goto(value),
+            "reset": lambda: self.reset(value),
+            "viewer": lambda: self.set_viewer(value),
+            "autoplay": lambda: self.set_autoplay(value),
+        }
+        actions[name]()
+
+    def _on_board_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        self.handle_message(content)
+
+    # -- building tables -------------------------------------------------------------------
     @staticmethod
     def table_session(
         game: Game, humans: Iterable[int], bot: str, seed: int | None, deck: Sequence[str] | None
@@ -561,287 +644,3 @@ class GameWidget:
                 )
         bots = {s: bot for s in range(game.num_players) if s not in humans}
         return Session(game, seed=seed, bots=bots, deck=deck)
-
-    def button_actions(self, state: State) -> list[int]:
-        """The legal actions that get a move button when a human is to act (hook; default: all of
-        them). A game whose moves are chosen with its own controls returns the rest here."""
-        return state.legal_actions()
-
-    def refresh(self) -> None:
-        """Redraw everything from the session: board, status, controls, moves, scores and log."""
-        s = self.session
-        state = s.state
-        viewer = self.viewer_seat
-        board = self.render_board(state, viewer)
-        viewer_note = self.viewer_note_html(state, viewer)
-        header = self.header_html(state)
-        status = self.status_html(state)
-        scores = self.scores_html(state)
-        log = self.log_html(state)
-        human = s.waiting_for_human()
-        actions = self.button_actions(state) if human else []
-        odds = self.action_odds(state, actions) if actions else {}
-        labels = [
-            (self.action_label(state, a, odds.get(a)), self.action_tooltip(state, a, odds.get(a)))
-            for a in actions
-        ]
-        picking = self.pick_cards and state.is_chance_node()
-        options = (
-            [
-                (f"{state.action_to_string(a)} ({p.numerator}/{p.denominator})", a)
-                for a, p in state.chance_outcomes()
-            ]
-            if picking
-            else []
-        )
-        if len(actions) > len(self.action_buttons):
-            self._grow_pool(len(actions))
-        last = len(s) - 1
-        busy = state.is_terminal() or human
-        self._shown_actions = list(actions)
-
-        widgets = [
-            self.header,
-            self.board,
-            self.viewer_note,
-            self.status,
-            self.scores,
-            self.log,
-            self.prompt,
-            self.timeline,
-            self.back_button,
-            self.forward_button,
-            self.step_button,
-            self.play,
-            self.autoplay,
-            self.pick_box,
-            self.pick_row.layout,
-            *self.action_buttons,
-            *(b.layout for b in self.action_buttons),
-        ]
-        self._syncing = True
-        try:
-            with self._hold_all(widgets):
-                self.header.value = header
-                self.board.value = board
-                self.viewer_note.value = viewer_note
-                self.status.value = status
-                self.scores.value = scores
-                self.log.value = log
-                self.prompt.value = (
-                    f"<b>Your move, {escape(self.seat_name(state.current_player()))}:</b>" if human else ""
-                )
-                for i, button in enumerate(self.action_buttons):
-                    if i < len(actions):
-                        button.description, button.tooltip = labels[i]
-                        button.disabled = False
-                        button.layout.display = None
-                    else:
-                        button.disabled = True
-                        button.layout.display = "none"
-                if picking:
-                    self.pick_box.options = options
-                self.pick_row.layout.display = None if picking else "none"
-                if s.position > self.timeline.max:
-                    self.timeline.max = last
-                    self.timeline.value = s.position
-                else:
-                    self.timeline.value = s.position
-                    self.timeline.max = last
-                self.back_button.disabled = s.position == 0
-                self.forward_button.disabled = s.position >= last
-                self.step_button.disabled = busy  # a person's move is made with the move buttons
-                if busy and (self.play.playing or self.autoplay.value):
-                    self._set_auto_play(False)
-                self.play.disabled = busy
-                self.autoplay.disabled = busy
-        finally:
-            self._syncing = False
-
-    # -- messages --------------------------------------------------------------------------
-    def show_note(self, text: str) -> None:
-        """Show a note (not an error) in the message line; empty text clears the line."""
-        self.error.value = (
-            f"<div role='status' style='color:#0b3d66'>ℹ Note: {escape(text)}</div>" if text else ""
-        )
-
-    def show_error(self, exc: BaseException) -> None:
-        """Show an exception in the message line (type and message, in words)."""
-        self.error.value = (
-            f"<div role='alert' style='color:#8a2a00;font-weight:bold'>⚠ Error "
-            f"({escape(type(exc).__name__)}): {escape(str(exc))}</div>"
-        )
-
-    def _guarded(self, action: Callable[..., Any], *args: Any) -> None:
-        """Run a callback; show its note on success or its exception in the message line.
-
-        When the callback played on (a move, a step, an auto-play tick; not Back, Forward, the
-        timeline or Reset), keyboard focus goes where the next press belongs (see
-        :meth:`focus_next_control`): the pressed button may just have been hidden or disabled,
-        and focus would otherwise fall back to the top of the page.
-        """
-        before = (self.session, self.session.position)
-        self._keep_focus = False
-        try:
-            note = action(*args)
-        except Exception as exc:  # shown to the user in the widget, and kept in last_error
-            self.last_error = exc
-            self.show_error(exc)
-            return
-        self.last_error = None
-        self.show_note(note or "")
-        if not self._keep_focus and (self.session, self.session.position) != before:
-            self.focus_next_control()
-
-    def move_controls(self) -> list[W.Button]:
-        """The buttons a person makes a move with, in screen order (hook; default: the move
-        buttons). A game with its own move panel puts its buttons first."""
-        return list(self.action_buttons)
-
-    def focus_next_control(self) -> W.Widget | None:
-        """Give keyboard focus to the control the next press belongs to: the first usable move
-        control when a person must move, else Step (or Back at the end of a game).
-
-        Returns:
-            the widget focused, or ``None`` when none applies.
-        """
-        target: W.Widget | None = None
-        if self.session.waiting_for_human():
-            target = next(
-                (b for b in self.move_controls() if not b.disabled and b.layout.display != "none"), None
-            )
-        if target is None:
-            target = self.step_button if not self.step_button.disabled else self.back_button
-        target.focus()
-        return target
-
-    # -- callbacks -------------------------------------------------------------------------
-    def _blocked_note(self) -> str | None:
-        """Why Step or Play cannot go on now (a human's move or the end), else ``None``."""
-        state = self.session.state
-        if state.is_terminal():
-            return "the game is over. Press Reset for a new game."
-        if self.session.waiting_for_human():
-            seat = self.seat_name(state.current_player())
-            return (
-                f"{seat} must choose a move: click one of the move buttons. "
-                "Step only draws cards and plays bot seats."
-            )
-        return None
-
-    def _do_step(self) -> str | None:
-        note = self._blocked_note()
-        if note is not None:
-            self.refresh()
-            return note
-        self.session.step()
-        self.refresh()
-        return None
-
-    def _do_back(self) -> str | None:
-        self._keep_focus = True
-        moved = self.session.undo()
-        self.refresh()
-        return None if moved else "already at the start of the game."
-
-    def _do_forward(self) -> str | None:
-        self._keep_focus = True
-        moved = self.session.redo()
-        self.refresh()
-        return None if moved else "nothing to redo: Forward replays steps undone with Back."
-
-    def _do_reset(self) -> None:
-        self._keep_focus = True
-        self._stop_play()
-        self.session.reset(seed=int(self.seed_box.value))
-        self.refresh()
-
-    def _do_action(self, index: int) -> str | None:
-        if index >= len(self._shown_actions):
-            return "that button is not in use now."
-        self.session.play(self._shown_actions[index])
-        self.refresh()
-        return None
-
-    def _do_pick(self) -> str | None:
-        if not self.session.state.is_chance_node() or self.pick_box.value is None:
-            return "no card is to be dealt now."
-        self.session.play(int(self.pick_box.value))
-        self.refresh()
-        return None
-
-    def _do_view(self) -> None:
-        self.refresh()
-
-    def _stop_play(self) -> None:
-        self._syncing = True
-        try:
-            with self.play.hold_sync():
-                self._set_auto_play(False)
-                self.play.value = 0
-        finally:
-            self._syncing = False
-
-    def _set_auto_play(self, on: bool) -> None:
-        """Start or stop auto-play: the hidden ``Play`` timer, the toggle and the toggle's words
-        change together and reach the browser in one message each, so the page never shows a
-        stopped timer under a "Pause" button."""
-        with self.play.hold_sync(), self.autoplay.hold_sync():
-            self.play.playing = on
-            self.autoplay.value = on
-            self.autoplay.description = "Pause" if on else "Auto-play"
-            self.autoplay.icon = "pause" if on else "play"
-            self.autoplay.tooltip = (
-                "Pause auto-play (Step still takes one step at a time)" if on else self._autoplay_tooltip
-            )
-
-    def _on_autoplay(self, change: dict) -> None:
-        """A press on the Auto-play toggle: start or pause. A start is refused, with a note saying
-        why, while a person must move or the game is over (a press can reach the kernel after
-        auto-play has stopped by itself, when the browser still showed "Pause")."""
-        on = bool(change["new"])
-        note = self._blocked_note() if on else None
-        if note is not None:
-            self._set_auto_play(False)
-            self.show_note("auto-play stopped: " + note)
-            return
-        self._set_auto_play(on)
-
-    def _on_play_playing(self, change: dict) -> None:
-        """The timer stopped or started on its own (the browser's ``Play``): the toggle follows."""
-        if bool(change["new"]) != self.autoplay.value:
-            self._set_auto_play(bool(change["new"]))
-
-    def _on_play_tick(self, change: dict) -> None:
-        """One tick of the Play widget (its value went up) is one step."""
-        if self._syncing or change["new"] <= change["old"]:
-            return
-
-        def tick() -> str | None:
-            self._keep_focus = True  # focus moves only when auto-play stops
-            note = self._blocked_note()
-            if note is not None:
-                self._stop_play()
-                self.refresh()
-                return "auto-play stopped: " + note
-            self.session.step()
-            if self._blocked_note() is not None or change["new"] >= _PLAY_MAX:
-                self._stop_play()
-                self._keep_focus = False
-            self.refresh()
-            return None
-
-        self._guarded(tick)
-        if self.last_error is not None:
-            self._stop_play()
-
-    def _on_timeline(self, change: dict) -> None:
-        if self._syncing:
-            return
-
-        def jump() -> None:
-            self._keep_focus = True
-            self.session.goto(int(change["new"]))
-            self.refresh()
-
-        self._guarded(jump)

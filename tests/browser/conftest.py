@@ -297,3 +297,24 @@ def page(browser, lab_server: LabServer, request: pytest.FixtureRequest):
             (ARTIFACTS / f"{name}.console.txt").write_text("\n".join(console) + "\n", encoding="utf-8")
         context.close()
         lab_server.shutdown_sessions()
+
+
+@pytest.fixture
+def blank_page(browser, request: pytest.FixtureRequest):
+    """A page with no server behind it (1366×768), for boards driven by ``board_harness``.
+
+    JavaScript errors on the page fail the test; on a failure the page is saved as a screenshot.
+    """
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield page
+        assert not errors, f"JavaScript errors on the board page: {errors}"
+    finally:
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{artifact_name(request.node.nodeid)}.png"), full_page=True)
+        context.close()

@@ -1,0 +1,83 @@
+"""Play a :class:`~bus_lab.widgets.GameWidget` in headless Chromium without Jupyter.
+
+The page holds the board's own ES module and style sheet (exactly what anywidget loads) and
+mounts it with a ``send`` that queues messages; :meth:`BoardPage.pump` hands them to the widget's
+``handle_message`` (what the kernel does) and pushes the widget's new frame back to the page. So
+clicks on the real board drive the real widget, fast, and screenshots show what a person sees.
+
+Example::
+
+    bp = BoardPage(page, widget)
+    bp.click('[data-target="stack:Shops"]')   # click, then pump until the board is redrawn
+    bp.frame["seq"]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bus_lab.board.assets import board_css, board_esm
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bus_lab board</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body {{ margin: 8px; }} {css}</style></head>
+<body><main id="app"></main>
+<script type="module">
+{esm}
+window.__sent = [];
+const app = mount(document.getElementById("app"), {{ send: (m) => window.__sent.push(m), mode: "{mode}" }});
+window.__update = (f) => app.update(f);
+window.__ready = true;
+</script></body></html>
+"""
+
+
+class BoardPage:
+    """A board page in ``page`` (a Playwright page) driven by ``widget``.
+
+    Args:
+        page: a Playwright ``Page``.
+        widget: a :class:`~bus_lab.widgets.GameWidget` (its frames are drawn; the page's messages
+            go to its ``handle_message``).
+        mode (str): ``"widget"`` (with step controls) or ``"table"`` (a seat's page, no controls).
+    """
+
+    def __init__(self, page: Any, widget: Any, mode: str = "widget"):
+        self.page = page
+        self.widget = widget
+        page.set_content(PAGE.format(css=board_css(), esm=board_esm(), mode=mode))
+        page.wait_for_function("window.__ready === true")
+        self.push()
+
+    @property
+    def frame(self) -> dict[str, Any]:
+        """The widget's current frame."""
+        return self.widget.frame
+
+    def push(self) -> None:
+        """Draw the widget's current frame in the page."""
+        self.page.evaluate("f => window.__update(f)", self.widget.frame)
+
+    def pump(self) -> int:
+        """Hand every message the page sent to the widget, then draw the new frame.
+
+        Returns:
+            int: how many messages were handled.
+        """
+        sent = self.page.evaluate("() => window.__sent.splice(0)")
+        for msg in sent:
+            self.widget.handle_message(msg)
+        if sent:
+            self.push()
+        return len(sent)
+
+    def click(self, selector: str) -> int:
+        """Click the element matching ``selector``, then :meth:`pump`."""
+        self.page.locator(selector).first.click()
+        return self.pump()
+
+    def press(self, key: str) -> int:
+        """Press ``key`` on the focused element, then :meth:`pump`."""
+        self.page.keyboard.press(key)
+        return self.pump()
