@@ -103,10 +103,12 @@ def isolated_jupyter_env(base: Path) -> dict[str, str]:
         path.mkdir(parents=True, exist_ok=True)
     write_user_settings(dirs["settings"])
     env = dict(os.environ)
-    for key in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "JUPYTER_TOKEN", "PYTHONPATH"):
+    for key in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "JUPYTER_TOKEN"):
         env.pop(key, None)
     env.update(
         {
+            # the kernels import bus_lab from this checkout (the one under test)
+            "PYTHONPATH": str(ROOT),
             "JUPYTER_CONFIG_DIR": str(dirs["config"]),
             "JUPYTER_DATA_DIR": str(dirs["data"]),
             "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
@@ -204,6 +206,7 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> LabServer:
         f"--LabApp.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
         f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
         "--LabApp.expose_app_in_browser=True",
+        "--JupyterNotebookApp.expose_app_in_browser=True",  # Notebook 7 (/notebooks/...) too
     ]
     log_path = base / "server.log"
     with open(log_path, "wb") as log:
@@ -277,7 +280,17 @@ def page(browser, lab_server: LabServer, request: pytest.FixtureRequest):
 
     Kernels started by the test are shut down afterwards.
     """
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    yield from _server_page(browser, lab_server, request, {"width": 1400, "height": 1000})
+
+
+@pytest.fixture
+def laptop_page(browser, lab_server: LabServer, request: pytest.FixtureRequest):
+    """Like ``page``, at 1366×768 (a classroom laptop or projector): the size the board must fit."""
+    yield from _server_page(browser, lab_server, request, {"width": 1366, "height": 768})
+
+
+def _server_page(browser, lab_server: LabServer, request: pytest.FixtureRequest, viewport: dict):
+    context = browser.new_context(viewport=viewport)
     context.set_default_timeout(30_000)
     page = context.new_page()
     console: list[str] = []
