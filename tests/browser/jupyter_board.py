@@ -38,8 +38,16 @@ ROOT = ".bl-root"
 
 
 def board_root(game: str) -> str:
-    """CSS selector of the board root drawing ``game`` (core sets ``data-game`` from the frame)."""
+    """CSS selector of the board root drawing ``game`` (core sets ``data-game`` from the frame).
+
+    Every helper below takes either a game's name or a CSS selector of one board root (starting
+    with ``.`` or ``[``, e.g. ``'.bl-root[data-test-root="2"]'`` when a page has two boards of a game).
+    """
     return f'{ROOT}[data-game="{game}"]'
+
+
+def _sel(board: str) -> str:
+    return board if board.startswith((".", "[")) else board_root(board)
 
 
 #: What a person would click next on the board ``sel``, and where; the element gets
@@ -106,7 +114,7 @@ class Played:
 
 def next_action(page: Any, game: str) -> dict[str, Any]:
     """What a person would click next on ``game``'s board (see :data:`NEXT_JS`)."""
-    return page.evaluate(NEXT_JS, board_root(game))
+    return page.evaluate(NEXT_JS, _sel(game))
 
 
 def click_next(page: Any, game: str, info: dict[str, Any], played: Played | None = None) -> None:
@@ -116,7 +124,7 @@ def click_next(page: Any, game: str, info: dict[str, Any], played: Played | None
         AssertionError: no new frame within :data:`ROUND_TRIP_MS` after a click that sends a move
             or Step.
     """
-    sel = board_root(game)
+    sel = _sel(game)
     start = time.perf_counter()
     if info.get("lands"):
         page.mouse.click(info["x"], info["y"])
@@ -195,12 +203,12 @@ SEQ_JS = "(sel) => { const r = document.querySelector(sel); return r ? r.dataset
 
 def seq(page: Any, game: str) -> str | None:
     """The ``data-seq`` of ``game``'s board root (``"-1"`` before the first frame)."""
-    return page.evaluate(SEQ_JS, board_root(game))
+    return page.evaluate(SEQ_JS, _sel(game))
 
 
 def scroll_to_top(page: Any, game: str) -> None:
     """Scroll every scrolling container so the top of ``game``'s board root is at its top."""
-    page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'start'})", board_root(game))
+    page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'start'})", _sel(game))
     page.wait_for_timeout(150)
 
 
@@ -241,7 +249,7 @@ def outside_view(page: Any, game: str) -> list[str]:
     Returns:
         list[str]: one line per part outside, with its box in px (``[]`` when everything fits).
     """
-    found = page.evaluate(FIT_JS, board_root(game))
+    found = page.evaluate(FIT_JS, _sel(game))
     view = found["view"]
     box = f"visible area [{view['left']:.0f}, {view['top']:.0f}, {view['right']:.0f}, {view['bottom']:.0f}]"
     return [f"{line} ({box})" for line in found["outside"]]
@@ -251,7 +259,7 @@ def banner_text(page: Any, game: str) -> str:
     """The text of ``game``'s board banner when shown (the kernel-gone message), else ``""``."""
     return page.evaluate(
         "(s) => { const b = document.querySelector(s + ' .bl-banner'); return b && !b.hidden ? b.textContent : ''; }",
-        board_root(game),
+        _sel(game),
     )
 
 

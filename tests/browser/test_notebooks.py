@@ -10,15 +10,14 @@ For each notebook found under ``notebooks/`` (new games' lessons are picked up a
 3. check that no cell ended in an error and that no output area says "Error displaying widget"
    (the sign of a front end and kernel with different ipywidgets versions), and that every image
    in an output (the charts) has a text description (``alt``) a screen reader can read;
-4. for every game widget on the page (found by its Step button): make at least two moves — Step,
-   or a legal move button when a human seat must act — and check that the timeline moved on every
-   move and that the board's text changed; the first move of the first widget is made from the
-   keyboard (focus the button, press Enter), after which focus must still be on one of the
-   widget's buttons (the pressed one may have been hidden by the move);
-5. on the first game widget whose next step is not a person's move, reach Auto-play with Tab
-   from Step and press Enter: the timeline must move on by itself (the hidden Play timer ticks in the browser),
-   then Pause (or auto-play stopping by itself at a person's move) must bring the button back to
-   "Auto-play": it never stays on "Pause" with the timer stopped.
+4. for every game board on the page (``.bl-root``): make at least two moves as a person does (the
+   first legal target on the board, else a choice button, else Step) and check that each move
+   brought a new frame and moved the timeline, and that the drawn board changed; the first move of
+   the first board is made from the keyboard (focus the control, press Enter), after which focus
+   must still be inside the board (the pressed control may have been redrawn by the move);
+5. on the first board whose next step is not a person's move, reach Auto-play with Tab from Step
+   and press Enter: the timeline must move on by itself, then Pause (or auto-play stopping by
+   itself at a person's move) must bring the button back to not pressed (``aria-pressed``).
 
 The Voilà test opens the flagship lesson through ``/voila/render/…``, the path a Binder Voilà link
 uses, answers a self-check question in its answer box and plays moves in the rendered app.
@@ -30,7 +29,8 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from jupyter_board import ROUND_TRIP_MS, click_next, next_action
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -38,8 +38,6 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 #: Seconds a whole browser test may take (pytest-timeout), and one notebook's run.
 BROWSER_TEST_TIMEOUT = 420
 RUN_TIMEOUT_MS = 240_000
-#: Each click is a round trip to the kernel.
-ROUND_TRIP_MS = 30_000
 #: A widget view whose model cannot be found turns into "Error displaying widget" after a while.
 WIDGET_LOAD_MS = 60_000
 #: A board that has not changed after this many moves fails the test.
@@ -61,15 +59,13 @@ def discover_notebooks() -> list[str]:
 
 
 def game_widget_names() -> list[str]:
-    """Names of the game widget classes exported by bus_lab.widgets (every GameWidget subclass)."""
+    """Names of the game widget classes exported by bus_lab.widgets (GameWidget and its subclasses)."""
     import bus_lab.widgets as widgets
 
     return sorted(
         name
         for name in widgets.__all__
-        if isinstance(getattr(widgets, name), type)
-        and issubclass(getattr(widgets, name), widgets.GameWidget)
-        and getattr(widgets, name) is not widgets.GameWidget
+        if isinstance(getattr(widgets, name), type) and issubclass(getattr(widgets, name), widgets.GameWidget)
     )
 
 
@@ -142,11 +138,6 @@ PROGRESS_JS = """() => {
 
 CELLS_JS = "() => window.jupyterapp.shell.currentWidget.content.model.toJSON().cells"
 
-BOARD_TEXT_JS = """(el) => {
-  const svg = el.querySelector('svg[role="img"]');
-  return (el.textContent || '') + ' | ' + (svg ? svg.getAttribute('aria-label') || '' : '');
-}"""
-
 
 def open_notebook(page: Page, lab_server, path: str) -> None:
     """Open ``path`` in a fresh workspace and wait until its kernel is connected and idle."""
@@ -207,146 +198,126 @@ def widget_errors(page: Page) -> list[str]:
 
 # -- playing a game widget from the page ---------------------------------------------------------------
 
+#: Give every board root on the page its number (``data-test-root``), so each can be addressed.
+NUMBER_ROOTS_JS = """() => { const roots = [...document.querySelectorAll('.jp-OutputArea-output .bl-root')];
+  roots.forEach((r, i) => r.setAttribute('data-test-root', String(i))); return roots.length; }"""
 
-def widget_button(scope: Locator | Page, label: str, kind: str = "widget-button") -> Locator:
-    """Widget buttons (``kind``: the CSS class, ``widget-toggle-button`` for a toggle) whose text
-    is exactly ``label`` (the icon is a glyph outside the text)."""
-    return scope.locator(f"button.{kind}").filter(has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
+#: What the board shows: the drawn board (its text and the names of its targets) and the timeline.
+BOARD_STATE_JS = """(sel) => { const r = document.querySelector(sel);
+  const b = r.querySelector('.bl-board');
+  const names = [...b.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')).join('|');
+  return {board: b.textContent + ' | ' + names + ' | ' + b.innerHTML.length,
+          timeline: r.querySelector('[data-control="timeline"]').value, seq: r.dataset.seq}; }"""
 
-
-def step_buttons(page: Page) -> Locator:
-    return widget_button(page.locator(".jp-OutputArea-output"), "Step")
-
-
-def game_roots(page: Page) -> list[Locator]:
-    """The root box of every game widget on the page: the box holding the Step button's row."""
-    steps = step_buttons(page)
-    return [steps.nth(i).locator("xpath=../..") for i in range(steps.count())]
+#: Whether the focused element is inside the board root.
+FOCUS_INSIDE_JS = "(sel) => document.querySelector(sel).contains(document.activeElement)"
 
 
-def timeline_readout(root: Locator) -> Locator:
-    return root.locator(".widget-slider").filter(has_text="Timeline").locator(".widget-readout")
+#: A game board with its first frame drawn.
+DRAWN_BOARDS = ".jp-OutputArea-output .bl-root:not([data-seq='-1'])"
 
 
-def board(root: Locator) -> Locator:
-    return root.locator(".widget-html-content").filter(has=root.page.locator('svg[role="img"]')).first
+def game_roots(page: Page) -> list[str]:
+    """A CSS selector for every game board on the page (``.bl-root`` inside an output area)."""
+    count = page.evaluate(NUMBER_ROOTS_JS)
+    return [f'.bl-root[data-test-root="{i}"]' for i in range(count)]
 
 
-def choose_move(root: Locator) -> tuple[Locator, str]:
-    """The button a player would press next, and what it is.
+def board_state(page: Page, root: str) -> dict:
+    return page.evaluate(BOARD_STATE_JS, root)
 
-    When the widget asks a human seat to move ("Your move, …"), the first enabled move button
-    (in the move row, or else in a game's own move panel); otherwise Step; on a finished game, Back.
+
+def make_move(page: Page, root: str, keyboard: bool) -> str:
+    """Click (or, with ``keyboard``, focus and press Enter on) what a person would, until the game
+    moves on one step (a new frame and a new timeline position); describe what was done.
+
+    Usually one press (Step, a choice, or a target that plays). Some moves take two or three: a
+    first tap selects a target, then the ways to end there appear beside it.
     """
-    prompt = root.locator(":scope > .widget-html").filter(has_text="Your move")
-    if prompt.count():
-        row = prompt.first.locator(
-            "xpath=following-sibling::div[contains(concat(' ', normalize-space(@class), ' '), ' widget-hbox ')][1]"
-        )
-        moves = row.locator("button.widget-button:not([disabled]):visible")
-        if moves.count():
-            return moves.first, "move button"
-        panel = root.locator(":scope > .widget-vbox button.widget-button:not([disabled]):visible")
-        if panel.count():
-            return panel.first, "move panel button"
-        raise AssertionError("the widget asks for a move but shows no enabled move button")
-    step = widget_button(root, "Step")
-    if step.is_enabled():
-        return step, "Step"
-    return widget_button(root, "Back"), "Back"
-
-
-def press(page: Page, button: Locator, keyboard: bool) -> None:
-    if keyboard:
-        button.focus()
-        expect(button).to_be_focused()
-        page.keyboard.press("Enter")
-    else:
-        button.click()
-
-
-def make_move(page: Page, root: Locator, keyboard: bool) -> str:
-    """Press buttons as a player would until the game moves on one step; describe what was done.
-
-    Usually one press (Step, or a move button). Some moves take two: e.g. in BUS, clicking a street
-    card first selects it, then the ways to end there appear as move buttons.
-    """
-    readout = timeline_readout(root)
-    before = readout.inner_text().strip()
+    before = board_state(page, root)
     pressed = []
     for attempt in range(MAX_PRESSES_PER_MOVE):
-        button, kind = choose_move(root)
-        label = button.inner_text().strip()
-        how = "Enter on" if keyboard and attempt == 0 else "click on"
-        pressed.append(f"{how} {kind} {label!r}")
-        widget_text = root.inner_text()
-        press(page, button, keyboard and attempt == 0)
-        # The press was handled once the widget shows something new (a kernel round trip).
-        expect(root, f"{pressed[-1]} changed nothing in the widget").not_to_have_text(
-            widget_text, timeout=ROUND_TRIP_MS
-        )
-        try:
-            expect(readout).not_to_have_text(before, timeout=3_000)
-        except AssertionError:
-            continue  # e.g. a selection: the next press completes the move
-        return f"{', then '.join(pressed)}: step {before} -> {readout.inner_text().strip()}"
+        info = next_action(page, root)
+        assert not info.get("error"), f"the board shows an error: {info['error']}"
+        if info["kind"] == "none" and info.get("over"):
+            info = {**info, "kind": "back"}  # a finished game: Back still moves the timeline
+        assert info["kind"] in ("target", "choice", "step", "back"), f"nothing to press: {info.get('status')}"
+        if keyboard and attempt == 0:
+            marked = (
+                page.locator(f'{root} [data-control="back"]')
+                if info["kind"] == "back"
+                else page.locator("[data-bl-next]")
+            ).first
+            marked.focus()
+            expect(marked).to_be_focused()
+            page.keyboard.press("Enter")
+            pressed.append(f"Enter on {info['kind']} {info.get('label')!r}")
+            if info["kind"] != "target":
+                page.wait_for_function(
+                    "([s, q]) => document.querySelector(s).dataset.seq !== q",
+                    arg=[root, info["seq"]],
+                    timeout=ROUND_TRIP_MS,
+                )
+        elif info["kind"] == "back":
+            page.locator(f'{root} [data-control="back"]').click()
+            pressed.append("click on Back")
+        else:
+            click_next(page, root, info)
+            pressed.append(f"click on {info['kind']} {info.get('label')!r}")
+        now = board_state(page, root)
+        if now["seq"] != before["seq"]:
+            assert now["timeline"] != before["timeline"], (
+                f"{pressed}: a new board but the timeline did not move"
+            )
+            return f"{', then '.join(pressed)}: step {before['timeline']} -> {now['timeline']}"
     raise AssertionError(f"the game did not move on after {pressed}")
 
 
-def board_text(root: Locator) -> str:
-    return board(root).evaluate(BOARD_TEXT_JS)
-
-
-def exercise_game_widget(page: Page, root: Locator, keyboard_first: bool) -> list[str]:
-    """At least two moves; the board's text must change within MAX_MOVES moves."""
-    root.scroll_into_view_if_needed()
-    before = board_text(root)
+def exercise_game_widget(page: Page, root: str, keyboard_first: bool) -> list[str]:
+    """At least two moves; the drawn board must change within MAX_MOVES moves."""
+    page.locator(root).scroll_into_view_if_needed()
+    before = board_state(page, root)["board"]
     moves = [make_move(page, root, keyboard=keyboard_first)]
     if keyboard_first:
-        # The pressed button may have been hidden by the move: focus must stay in the widget.
-        expect(root.locator("button:focus"), "after a keyboard move, focus left the widget").to_have_count(
-            1, timeout=ROUND_TRIP_MS
-        )
+        # The pressed control may have been redrawn by the move: focus must stay in the widget.
+        page.wait_for_function(FOCUS_INSIDE_JS, arg=root, timeout=ROUND_TRIP_MS)
     moves.append(make_move(page, root, keyboard=False))
-    while board_text(root) == before and len(moves) < MAX_MOVES:
+    while board_state(page, root)["board"] == before and len(moves) < MAX_MOVES:
         moves.append(make_move(page, root, keyboard=False))
-    assert board_text(root) != before, f"the board did not change after these moves: {moves}"
+    assert board_state(page, root)["board"] != before, f"the board did not change after these moves: {moves}"
     return moves
 
 
-TOGGLE = "widget-toggle-button"
-
-
-def exercise_auto_play(page: Page, root: Locator) -> str | None:
-    """Tab to Auto-play and press Enter; the game must move on by itself. ``None`` when a person
-    must move (auto-play would stop at once)."""
-    _button, kind = choose_move(root)
-    if kind != "Step":
+def exercise_auto_play(page: Page, root: str) -> str | None:
+    """Tab from Step to Auto-play and press Enter: the game must move on by itself; then Pause (or
+    auto-play stopping by itself at a person's move) must bring the button back to not pressed.
+    ``None`` when a person must move or the game is over (auto-play would stop at once)."""
+    info = next_action(page, root)
+    if info["kind"] != "step":
         return None
-    readout = timeline_readout(root)
-    before = int(readout.inner_text().strip())
-    toggle = widget_button(root, "Auto-play", TOGGLE)
-    expect(toggle, "no Auto-play button").to_have_count(1)
+    step = page.locator(f'{root} [data-control="step"]')
+    auto = page.locator(f'{root} [data-control="autoplay"]')
+    timeline = page.locator(f'{root} [data-control="timeline"]')
+    before = timeline.input_value()
     # Reach it as a keyboard user does: from Step, Tab (past Forward when that is enabled), Enter.
-    widget_button(root, "Step").focus()
+    step.focus()
     for _ in range(2):
         page.keyboard.press("Tab")
-        if toggle.evaluate("el => el === document.activeElement"):
+        if auto.evaluate("el => el === document.activeElement"):
             break
-    expect(toggle, "Tab from Step does not reach Auto-play").to_be_focused()
+    expect(auto, "Tab from Step does not reach Auto-play").to_be_focused()
     page.keyboard.press("Enter")
-    expect(readout, "Auto-play took no step").not_to_have_text(str(before), timeout=ROUND_TRIP_MS)
-    pause = widget_button(root, "Pause", TOGGLE)
-    try:
-        # Auto-play may stop by itself (a person must move) just before or as the click lands; the
-        # widget then refuses the restart, so either way the toggle must come back to "Auto-play".
-        pause.click(timeout=2_000)
-    except PlaywrightTimeoutError:
-        pass
-    expect(
-        widget_button(root, "Auto-play", TOGGLE), "auto-play did not stop (Pause, or a person's move)"
-    ).to_have_count(1, timeout=ROUND_TRIP_MS)
-    return f"Auto-play: step {before} -> {readout.inner_text().strip()}"
+    expect(timeline, "Auto-play took no step").not_to_have_value(before, timeout=ROUND_TRIP_MS)
+    moved = timeline.input_value()
+    if auto.get_attribute("aria-pressed") == "true":
+        try:
+            auto.click(timeout=2_000)  # Pause (it may stop by itself just before: a person's move)
+        except PlaywrightTimeoutError:
+            pass
+    expect(auto, "auto-play did not stop (Pause, or a person's move)").to_have_attribute(
+        "aria-pressed", "false", timeout=ROUND_TRIP_MS
+    )
+    return f"Auto-play: step {before} -> {moved}, then paused at {timeline.input_value()}"
 
 
 # -- the tests ---------------------------------------------------------------------------------------
@@ -375,7 +346,7 @@ def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page,
 
     expected_widgets = shows_game_widget(path)
     if expected_widgets:
-        expect(step_buttons(page).first, f"{path}: no game widget was displayed").to_be_visible(
+        expect(page.locator(DRAWN_BOARDS).first, f"{path}: no game widget was displayed").to_be_visible(
             timeout=60_000
         )
     settle_widgets(page)
@@ -401,7 +372,7 @@ def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page,
 def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
     assert (NOTEBOOKS / FLAGSHIP).is_file(), f"the flagship lesson {FLAGSHIP} is missing"
     page.goto(lab_server.voila_url(FLAGSHIP), wait_until="domcontentloaded")
-    expect(step_buttons(page).first, "Voilà rendered no game widget").to_be_visible(timeout=180_000)
+    expect(page.locator(DRAWN_BOARDS).first, "Voilà rendered no game widget").to_be_visible(timeout=180_000)
     # Voilà streams the page cell by cell; "load" fires once the last cell has run. The last
     # printed line the lesson keeps (an nbval-checked output) must then be on the page.
     page.wait_for_load_state("load")
