@@ -9,6 +9,7 @@ Usage:
                                  # notebook in JupyterLab in headless Chromium, Voila, and a
                                  # rebuild of the Binder environment
     python3 tasks.py bench [--quick]  # print the benchmark table
+    python3 tasks.py bench --only board  # the board in JupyterLab: click → repaint, bytes per step
     python3 tasks.py pins        # regenerate the pinned requirement files
 
 `lab` and `test` create a virtual environment in .venv (if missing), install the

@@ -4,7 +4,8 @@
 Run with ``python3 tasks.py bench`` (or ``.venv/bin/python benchmarks/run.py``). Each figure is
 the median of ``--repeat`` runs; where two figures compute the same thing two ways (engine vs
 vectorised path, exact vs simulated, one core vs a process pool) the ratio from the same run is
-printed. The table ends with the speed targets (on a 2-core machine) and whether each was met on
+printed. The ``board`` section (benchmarks/board.py) starts JupyterLab and plays the board in
+headless Chromium (``--skip-board`` leaves it out). The table ends with the speed targets (on a 2-core machine) and whether each was met on
 this one. Nothing here asserts: the figures are for reading and for the notes of a change.
 """
 
@@ -29,7 +30,17 @@ WIDGETS = {
 
 
 #: Sections of the table, in the order they run (``--only`` picks some).
-SECTIONS = ("import", "engine", "widgets", "guess_odds", "exact", "vectorised", "parallel", "notebooks")
+SECTIONS = (
+    "import",
+    "engine",
+    "widgets",
+    "guess_odds",
+    "exact",
+    "vectorised",
+    "parallel",
+    "notebooks",
+    "board",
+)
 
 
 def median_time(fn, repeat: int) -> float:
@@ -159,7 +170,7 @@ def bench_widgets(table: Table, repeat: int) -> None:
                 if w.session.state.is_terminal():
                     break
                 start = time.perf_counter()
-                w.step_button.click()
+                w.step()  # what a click on Step runs in the kernel; the frame is then sent
                 times.append(time.perf_counter() - start)
         table.add(f"{name}: Step click latency (median)", 1000 * statistics.median(times), "ms", below=30)
 
@@ -382,11 +393,30 @@ def bench_notebooks(table: Table) -> None:
         table.add(f"notebook {path.relative_to(ROOT / 'notebooks')}", time.perf_counter() - start, "s")
 
 
+def bench_board(table: Table, quick: bool) -> None:
+    """The touchable board (benchmarks/board.py): bytes per step, and in JupyterLab in headless
+    Chromium the time to the first board and click → repaint; the 95th percentile has an aim."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import board
+
+    board.print_bytes()
+    try:
+        results = board.print_browser(clicks=15 if quick else 30)
+    except Exception as exc:  # no server or browser here: the other figures still stand
+        print(f"  (browser figures skipped: {type(exc).__name__}: {str(exc)[:200]})")
+        return
+    for game, p95 in results:
+        table.expect(f"board {game}: click → repaint, 95th percentile", p95, "ms", below=board.AIM_P95_MS)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a first look")
     parser.add_argument("--skip-notebooks", action="store_true", help="leave out the notebook run times")
+    parser.add_argument(
+        "--skip-board", action="store_true", help="leave out the board in JupyterLab (needs Chromium)"
+    )
     parser.add_argument(
         "--only",
         choices=SECTIONS,
@@ -404,6 +434,7 @@ def main() -> int:
         print(f"load average at the start: {load:.2f}{busy}")
     table = Table()
     wanted = set(args.only or SECTIONS) - ({"notebooks"} if args.skip_notebooks else set())
+    wanted -= {"board"} if args.skip_board else set()
     if "import" in wanted:
         print("Import")
         table.add("import bus_lab", 1000 * import_time("bus_lab", args.repeat), "ms", below=300)
@@ -422,6 +453,8 @@ def main() -> int:
         bench_parallel(table, args.repeat, args.quick)
     if "notebooks" in wanted:
         bench_notebooks(table)
+    if "board" in wanted:
+        bench_board(table, args.quick)
     table.summary()
     return 0
 

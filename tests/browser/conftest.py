@@ -184,10 +184,17 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
-def lab_server(tmp_path_factory: pytest.TempPathFactory) -> LabServer:
-    """A JupyterLab server on 127.0.0.1 serving a temporary copy of notebooks/ (stopped at the end)."""
-    base = tmp_path_factory.mktemp("jupyterlab")
+class ServerError(RuntimeError):
+    """The JupyterLab server did not start (the message ends with its log's tail)."""
+
+
+def start_lab_server(base: Path) -> LabServer:
+    """Start JupyterLab on 127.0.0.1 serving a copy of notebooks/ in ``base``; stop it with
+    :func:`stop_lab_server`. Used by the ``lab_server`` fixture and by the board benchmark.
+
+    Raises:
+        ServerError: the server exited or did not answer within ``SERVER_START_TIMEOUT`` s.
+    """
     root = base / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
     env = isolated_jupyter_env(base / "jupyter")
@@ -216,26 +223,43 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> LabServer:
     server = LabServer(
         url=f"http://127.0.0.1:{port}", token=token, root=root, process=process, log_path=log_path
     )
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            raise ServerError(f"JupyterLab exited with code {process.returncode}:\n{server.log_tail()}")
+        try:
+            server.api("/api/status")
+            return server
+        except (OSError, urllib.error.URLError, ValueError):
+            if time.monotonic() > deadline:
+                _stop(process)
+                raise ServerError(
+                    f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n{server.log_tail()}"
+                ) from None
+            time.sleep(0.5)
+
+
+def stop_lab_server(server: LabServer) -> None:
+    """Stop the server (terminate, then kill after 20 s)."""
+    _stop(server.process)
+
+
+def launch_chromium(playwright, chromium_path: str):
+    """The system's Chromium, headless, with the flags these tests need."""
+    return playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory: pytest.TempPathFactory) -> LabServer:
+    """A JupyterLab server on 127.0.0.1 serving a temporary copy of notebooks/ (stopped at the end)."""
     try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                pytest.fail(
-                    f"JupyterLab exited with code {process.returncode}:\n{server.log_tail()}", pytrace=False
-                )
-            try:
-                server.api("/api/status")
-                break
-            except (OSError, urllib.error.URLError, ValueError):
-                if time.monotonic() > deadline:
-                    pytest.fail(
-                        f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n{server.log_tail()}",
-                        pytrace=False,
-                    )
-                time.sleep(0.5)
+        server = start_lab_server(tmp_path_factory.mktemp("jupyterlab"))
+    except ServerError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
         yield server
     finally:
-        _stop(process)
+        stop_lab_server(server)
 
 
 @pytest.fixture(scope="session")
@@ -251,9 +275,7 @@ def browser(chromium_path: str):
         )
     playwright = sync_playwright().start()
     try:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
-        )
+        chromium = launch_chromium(playwright, chromium_path)
         try:
             yield chromium
         finally:
