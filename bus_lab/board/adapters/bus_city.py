@@ -205,7 +205,7 @@ class BusCityAdapter(BoardAdapter):
 
     def _drive_words(self, state, seat: int, move: Drive) -> str:
         steps = len(move.route)
-        parts = [f"{_plural(steps, 'step')} {_route_words(move.route)}"]
+        parts = [f"{_plural(steps, 'step')} {_route_words(move.route)} (BUS-MOVE)"]
         if move.drops:
             completed, points, limit = drop_outcome(state, seat, move.drop_mask)
             parts.append("drops off " + ", ".join(move.drops) + " (BUS-DROPOFF)")
@@ -223,6 +223,10 @@ class BusCityAdapter(BoardAdapter):
             parts.append("ends on a bus stop: you may pick up (BUS-PICKUP)")
         elif street.symbol == "site" and usable and not state.site_used[seat]:
             parts.append("ends on the construction site: you may swap cards (BUS-CONSTRUCTION)")
+        elif street.symbol in ("stop", "site") and not usable:
+            parts.append(
+                f"ends on the {street.describe()} from the wrong side: it cannot be used (BUS-CH-SIDE)"
+            )
         return "; ".join(parts)
 
     # -- blocked targets -----------------------------------------------------------------------
