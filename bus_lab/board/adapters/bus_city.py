@@ -205,7 +205,9 @@ class BusCityAdapter(BoardAdapter):
 
     def _drive_words(self, state, seat: int, move: Drive) -> str:
         steps = len(move.route)
-        parts = [f"{_plural(steps, 'step')} {_route_words(move.route)} (BUS-MOVE)"]
+        others = sum(1 for a in state.move_routes() if drive_parts(a)[0] // 2 == move.slot) > 1
+        way = "" if others else f" {_route_words(move.route)}"  # a choice button says the route
+        parts = [f"{_plural(steps, 'step')}{way} (BUS-MOVE)"]
         if move.drops:
             completed, points, limit = drop_outcome(state, seat, move.drop_mask)
             parts.append("drops off " + ", ".join(move.drops) + " (BUS-DROPOFF)")

@@ -191,10 +191,9 @@ DRAWERS.bus_city = (() => {
         svg.append(
           ctx.s("rect", { x, y, width: I, height: I, fill: "#f5f5f5", stroke: "#9e9e9e" }),
           ctx.s("text", {
-            x: x + I / 2,
-            y: y + I / 2,
-            "text-anchor": "middle",
-            "dominant-baseline": "central",
+            x: x + 6,
+            y: y + 6,
+            "dominant-baseline": "hanging",
             "font-size": FONT,
             fill: "#424242",
             text: "abc"[c] + (r + 1),
@@ -204,7 +203,6 @@ DRAWERS.bus_city = (() => {
     }
     const byName = {};
     for (const slot of view.grid) byName[slot.slot] = slot;
-    drawRoute(view, ctx, svg, byName);
     // the street cards (targets)
     for (const slot of view.grid) {
       const box = cardBox(slot);
@@ -229,6 +227,7 @@ DRAWERS.bus_city = (() => {
       if (b) g.append(b);
       svg.append(g);
     }
+    drawRoute(view, ctx, svg, byName);
     // the buses on top, keyed by seat for motion
     const buses = {};
     for (const seat of view.seats) {
@@ -253,10 +252,22 @@ DRAWERS.bus_city = (() => {
     return [box.x + box.w / 2, box.y + box.h / 2];
   }
 
-  /** The last move's route, dashed, from its start card to its end card. */
+  /** The last move's route, dashed along the middle of the streets, through the intersections
+   * it crossed (the symbols keep to their half of a card, the corner names to their corner). */
   function drawRoute(view, ctx, svg, byName) {
     if (!view.route || view.route.length < 2) return;
-    const pts = view.route.map((n) => nodeCentre(byName, n));
+    const pts = [];
+    view.route.forEach((label, i) => {
+      const [name, heading] = label.split(" ");
+      const slot = byName[name];
+      if (i > 0) {
+        // entering through the end behind the heading
+        const point = heading === "E" || heading === "S" ? slot.a : slot.b;
+        const [x, y] = corner(point);
+        pts.push([x + I / 2, y + I / 2]);
+      }
+      pts.push(nodeCentre(byName, label));
+    });
     svg.append(
       ctx.s("polyline", {
         class: "bc-route",
@@ -267,6 +278,7 @@ DRAWERS.bus_city = (() => {
         "stroke-dasharray": "10 8",
         "stroke-linecap": "round",
         "stroke-linejoin": "round",
+        "pointer-events": "none",
       }),
     );
   }
@@ -276,22 +288,25 @@ DRAWERS.bus_city = (() => {
     const route = view.route || [];
     if (route.length < 2) return;
     const end = route[route.length - 1];
-    for (const bus of Object.values(buses)) {
-      if (bus.node !== end || typeof bus.el.animate !== "function") continue;
-      const old = before && before.get(bus.el.dataset.anim);
-      if (!old) continue;
-      const now = bus.el.getBoundingClientRect();
-      if (Math.abs(old.rect.left - now.left) + Math.abs(old.rect.top - now.top) < 1) continue;
-      const [ex, ey] = nodeCentre(byName, end);
-      const frames = route.map((n) => {
-        const [x, y] = nodeCentre(byName, n);
-        return { transform: `translate(${x - ex}px, ${y - ey}px)` };
-      });
-      frames[frames.length - 1] = { transform: "none" };
-      for (const a of bus.el.getAnimations()) a.cancel();
-      bus.el.animate(frames, { duration: 300, easing: "linear" });
-      return;
-    }
+    // the mover: a bus on the route's last node; if several, the seat still acting after its move
+    // (pick-up, construction) or else the seat before the one to move now
+    const here = Object.entries(buses).filter(([, bus]) => bus.node === end);
+    if (!here.length) return;
+    const acting = view.node === "pickup" || view.node === "construction" ? view.turn : (view.turn - 1 + view.players) % view.players;
+    const [, bus] = here.find(([seat]) => Number(seat) === acting) || here[0];
+    if (typeof bus.el.animate !== "function" || !(before && before.has(bus.el.dataset.anim))) return;
+    // only a bus that changed place (core's own slide, if any, is replaced)
+    for (const a of bus.el.getAnimations()) a.cancel();
+    const old = before.get(bus.el.dataset.anim).rect;
+    const now = bus.el.getBoundingClientRect();
+    if (Math.abs(old.left - now.left) + Math.abs(old.top - now.top) < 1) return;
+    const [ex, ey] = nodeCentre(byName, end);
+    const frames = route.map((n) => {
+      const [x, y] = nodeCentre(byName, n);
+      return { transform: `translate(${x - ex}px, ${y - ey}px)` };
+    });
+    frames[frames.length - 1] = { transform: "none" };
+    bus.el.animate(frames, { duration: 300, easing: "linear" });
   }
 
   // -- passenger cards (HTML) -----------------------------------------------------------------
