@@ -179,15 +179,25 @@ def test_the_board_fits_and_is_readable(blank_page, size):
 
 
 def test_a_bus_drives_its_route_card_by_card(blank_page):
-    """BUS-MOVE: after a move the driving bus is animated (one animation of at most 300 ms whose
-    keyframes pass every card of the route)."""
+    """BUS-MOVE, BUS-PICKUP, BUS-FACEUP: after a move the driving bus is animated (one animation of
+    at most 300 ms whose keyframes pass every card of the route); the face-up card drawn next
+    (the route unchanged) does not drive it again."""
     w = BusCityWidget(players=2, humans=(0,), seed=5)
-    _to_a_route_choice(w)
+    rng = random.Random(4)
+    for _ in range(2000):
+        moves = w.frame["moves"]
+        stops = [m for m in moves if m["kind"] == "drive" and "you may pick up" in m["hint"]]
+        if stops and w.session.state.round >= 2 and w.frame["view"]["deck"] > 0:
+            break
+        if moves:
+            w.play(rng.choice(moves)["action"])
+        else:
+            w.step()
     bp = BoardPage(blank_page, w)
-    entry = max(w.frame["moves"], key=lambda m: len(m["label"]) if m["kind"] == "drive" else 0)
-    route_len = None
+    entry = max(stops, key=lambda m: int(m["hint"].split(" step")[0]))
     make_move(bp, entry)
     route_len = len(w.frame["view"]["route"])
+    assert route_len == int(entry["hint"].split(" step")[0]) + 1  # the start card and every step
     info = blank_page.evaluate(
         """() => { const g = document.querySelector('[data-anim="bus:0"]');
                    return g.getAnimations().map(a => ({ms: a.effect.getTiming().duration,
@@ -195,3 +205,12 @@ def test_a_bus_drives_its_route_card_by_card(blank_page):
     )
     assert info and all(a["ms"] <= 300 for a in info)
     assert any(a["frames"] == route_len for a in info), (info, route_len)
+    make_move(bp, next(m for m in w.frame["moves"] if m["kind"] == "take"))
+    blank_page.wait_for_timeout(350)
+    assert w.session.state.is_chance_node()  # the face-up row is refilled next
+    bp.click('[data-control="step"]')
+    assert w.frame["animate"] and len(w.frame["view"]["route"]) == route_len
+    still = blank_page.evaluate(
+        """() => document.querySelector('[data-anim="bus:0"]').getAnimations().length"""
+    )
+    assert still == 0
