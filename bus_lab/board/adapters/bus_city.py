@@ -123,8 +123,10 @@ class BusCityAdapter(BoardAdapter):
                 part = "may pick up a passenger card [BUS-PICKUP]"
             elif node is BusCityPhase.CONSTRUCTION:
                 part = "may use the construction site [BUS-CONSTRUCTION]"
+            elif node is BusCityPhase.DRAW:
+                part = "draws the deck's top passenger card blind [BUS-PICKUP]"
             else:
-                part = "draws a passenger card [BUS-FACEUP]"
+                part = "waits: a passenger card is turned face up [BUS-FACEUP]"
             return f"Round {state.round} of at most {state.max_rounds}{final}: Seat {state.turn} {part}"
         return "Game over: most points wins, then most complete cards [BUS-WIN]"
 
@@ -271,8 +273,10 @@ class BusCityAdapter(BoardAdapter):
             other = next(s for s in range(G.NUM_SLOTS) if s != slot)
             i, j = sorted((slot, other))
             return state.why_illegal(swap_action(i, j, state.side_at(j), state.side_at(i)))
-        if node in (BusCityPhase.PICKUP, BusCityPhase.START_PICK):
-            return "take a face-up passenger card or draw blind now, not a street card (BUS-PICKUP)"
+        if node is BusCityPhase.PICKUP:
+            return "take a face-up passenger card, draw blind or pass now, not a street card (BUS-PICKUP)"
+        if node is BusCityPhase.START_PICK:
+            return "take a face-up passenger card or draw blind now, not a street card (BUS-START)"
         return None
 
 
