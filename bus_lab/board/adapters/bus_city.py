@@ -101,7 +101,15 @@ class BusCityAdapter(BoardAdapter):
 
     # -- heading -------------------------------------------------------------------------------
     def heading(self, state: State) -> str:
-        """The round, whose turn it is, the speed limit and the phase in words, with rule IDs."""
+        """The round, whose turn it is, the speed limit and the phase in words, with rule IDs.
+
+        Args:
+            state (BusCityState): the position shown.
+
+        Returns:
+            str: e.g. ``"Round 3 of at most 50: Seat 1 drives the bus (speed limit 2) [BUS-MOVE,
+            BUS-SPEED]"`` (BUS-SETUP, BUS-START, BUS-TURN, BUS-WIN for the other parts).
+        """
         stage = state.stage
         if stage is Stage.SETUP:
             return "Setup: laying the grid and turning up two passenger cards [BUS-SETUP]"
@@ -132,9 +140,22 @@ class BusCityAdapter(BoardAdapter):
 
     # -- targets -------------------------------------------------------------------------------
     def target(self, state: State, move: Move) -> tuple[list[str], str | None]:
-        """Drive, place: the street card (a choice when several moves end there); swap: the two
-        cards; turn: the card, then a choice; take: the face-up card; draw blind: the deck;
-        pass: a choice beside the board."""
+        """The targets tapped to make ``move`` and the words of its choice button.
+
+        Drive, place: the street card (a choice when several moves end there: the route, heading
+        and drop-offs of a drive, BUS-DROPOFF; the heading of a start, BUS-START); swap: the two
+        cards in grid order (the sides as a choice in challenging play, BUS-CH-ROTATE); turn: the
+        card, then a choice; take: the face-up card; draw blind: the deck; pass: a choice beside
+        the board (BUS-ONE-ACTION).
+
+        Args:
+            state (BusCityState): the position, with ``move`` legal in it.
+            move (Move): one of ``state.legal_moves()``.
+
+        Returns:
+            tuple[list[str], str | None]: the target keys in tapping order, and the choice text
+            (``None``: the last tap plays the move).
+        """
         if isinstance(move, Drive):
             here = [a for a in state.move_routes() if drive_parts(a)[0] // 2 == move.slot]
             if len(here) == 1:
@@ -173,9 +194,19 @@ class BusCityAdapter(BoardAdapter):
 
     # -- consequences --------------------------------------------------------------------------
     def consequence(self, state: State, move: Move) -> str | None:
-        """What the move does: a drive's drop-offs, the cards it completes and their points, the
-        speed limit that follows (BUS-DROPOFF, BUS-PROGRESS, BUS-SCORE, BUS-SPEED) and the card's
-        action at the end; a pick-up's new speed limit; a swap or turn's cards."""
+        """What the move does, in words with rule IDs: a drive's steps, drop-offs, the cards it
+        completes and their points, the speed limit that follows (BUS-MOVE, BUS-DROPOFF,
+        BUS-PROGRESS, BUS-SCORE, BUS-SPEED) and the card's action at its end (BUS-PICKUP,
+        BUS-CONSTRUCTION, BUS-CH-SIDE); a pick-up's new speed limit; a swap or turn's cards.
+        A blind draw says nothing of the deck (its order is hidden).
+
+        Args:
+            state (BusCityState): the position, with ``move`` legal in it.
+            move (Move): one of ``state.legal_moves()``.
+
+        Returns:
+            str | None: the consequence, or ``None`` for a move this game does not have.
+        """
         seat = state.actor
         if isinstance(move, Drive):
             return self._drive_words(state, seat, move)
@@ -237,7 +268,15 @@ class BusCityAdapter(BoardAdapter):
     def blocked(self, state: State, moves: Sequence[Move]) -> dict[str, str]:
         """Street cards, face-up cards and the deck that no legal move uses now, each with the
         reason from ``why_illegal`` (BUS-MOVE, BUS-MOVE-END, BUS-SPEED, BUS-START,
-        BUS-CONSTRUCTION, BUS-PICKUP)."""
+        BUS-CONSTRUCTION, BUS-CH-ROTATE, BUS-PICKUP).
+
+        Args:
+            state (BusCityState): the position (a seat's decision).
+            moves (Sequence[Move]): its legal moves.
+
+        Returns:
+            dict[str, str]: target key → why it cannot be played now.
+        """
         used = {key for m in moves for key in self.target(state, m)[0]}
         node = state.node
         out: dict[str, str] = {}
