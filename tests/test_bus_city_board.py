@@ -126,6 +126,11 @@ def check_position(state) -> None:
         else:
             assert "completes" not in entry["hint"]
         assert f"{len(route)} step" in entry["hint"]
+    # nothing said names a card in the deck (its make-up and order are hidden)
+    hidden = {state.sheet.passengers[c].id for c in state.deck}
+    said = [e["hint"] or "" for e in frame["moves"]] + [e["choice"] or "" for e in frame["moves"]]
+    said += list(frame["blocked"].values()) + [frame["heading"]]
+    assert not any(card in text for card in hidden for text in said)
     # blocked: drawn targets that no legal move uses, each with a reason
     blocked = frame["blocked"]
     assert set(blocked) <= keys - used, set(blocked) & used
