@@ -214,3 +214,41 @@ def test_a_bus_drives_its_route_card_by_card(blank_page):
         """() => document.querySelector('[data-anim="bus:0"]').getAnimations().length"""
     )
     assert still == 0
+
+
+def test_the_board_is_played_with_the_keyboard(blank_page):
+    """BUS-START, BUS-MOVE: every target has an accessible name; Tab reaches a highlighted street
+    card, arrows move among the targets, Enter picks it and Enter on a choice plays it."""
+    w = BusCityWidget(players=2, humans=(0,), seed=3)
+    while not w.frame["moves"]:
+        w.step()
+    bp = BoardPage(blank_page, w)
+    names = blank_page.eval_on_selector_all(
+        "[data-target]", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert len(names) >= 12 + 2 + 1 and all(names)
+    focused = None
+    for _ in range(40):  # Tab until a board target has the focus
+        bp.press("Tab")
+        focused = blank_page.evaluate("() => document.activeElement && document.activeElement.dataset.target")
+        if focused:
+            break
+    assert focused in {m["path"][0] for m in w.frame["moves"]}  # a bus stop (BUS-START)
+    bp.press("ArrowRight")
+    moved = blank_page.evaluate("() => document.activeElement.dataset.target")
+    assert moved != focused and moved.startswith("slot:")
+    for _ in range(20):  # on to the next bus stop (blocked cards are in the ring too, to say why)
+        if blank_page.evaluate("() => document.activeElement.classList.contains('bl-legal')"):
+            break
+        bp.press("ArrowRight")
+    assert blank_page.evaluate("() => document.activeElement.dataset.target") in {
+        m["path"][0] for m in w.frame["moves"]
+    }
+    stop = blank_page.evaluate("() => document.activeElement.dataset.target")
+    before = len(w.session.state.history())
+    bp.press("Enter")  # choose the bus stop: the headings show beside the board
+    assert blank_page.evaluate("() => document.activeElement.classList.contains('bl-choice')")
+    bp.press("Enter")
+    assert len(w.session.state.history()) == before + 1
+    played = w.session.state_at(w.session.position - 1).action_to_string(w.session.state.history()[-1])
+    assert played.startswith(f"start {stop.split(':')[1]} ")  # a start on the stop chosen (BUS-START)
