@@ -52,7 +52,7 @@ def _sel(board: str) -> str:
 
 #: What a person would click next on the board ``sel``, and where; the element gets
 #: ``data-bl-next`` so a fallback locator can find it.
-NEXT_JS = """(sel) => {
+NEXT_FN = """(sel) => {
   const root = document.querySelector(sel);
   if (!root) return {kind: 'missing'};
   for (const el of document.querySelectorAll('[data-bl-next]')) el.removeAttribute('data-bl-next');
@@ -83,13 +83,25 @@ NEXT_JS = """(sel) => {
   return {...info, kind: 'none'};
 }"""
 
-#: Whether the board answered a click: a new frame, or (a target that only selected) nothing pending.
-ANSWERED_JS = """([sel, seq, mustChange]) => {
-  const root = document.querySelector(sel);
-  if (!root) return false;
-  if (root.dataset.seq !== seq) return true;
-  return !mustChange && !root.classList.contains('bl-busy');
+NEXT_JS = "(sel) => (" + NEXT_FN + ")(sel)"
+
+#: After a click: wait (each animation frame) until the board has answered (a new frame, or, for a
+#: target that only selected, nothing pending), then say what to click next (one call, not three).
+AFTER_CLICK_JS = (
+    """async ([sel, seq, mustChange, timeout]) => {
+  const next = """
+    + NEXT_FN
+    + """;
+  const t0 = performance.now();
+  for (;;) {
+    const root = document.querySelector(sel);
+    if (root && (root.dataset.seq !== seq || (!mustChange && !root.classList.contains('bl-busy'))))
+      return {...next(sel), answered: true, ms: performance.now() - t0};
+    if (performance.now() - t0 > timeout) return {answered: false};
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
 }"""
+)
 
 
 @dataclass
@@ -117,8 +129,9 @@ def next_action(page: Any, game: str) -> dict[str, Any]:
     return page.evaluate(NEXT_JS, _sel(game))
 
 
-def click_next(page: Any, game: str, info: dict[str, Any], played: Played | None = None) -> None:
-    """Click what :func:`next_action` found and wait until the board has answered.
+def click_next(page: Any, game: str, info: dict[str, Any], played: Played | None = None) -> dict[str, Any]:
+    """Click what :func:`next_action` found, wait until the board has answered, and return what to
+    click next (as :func:`next_action` does).
 
     Raises:
         AssertionError: no new frame within :data:`ROUND_TRIP_MS` after a click that sends a move
@@ -131,17 +144,17 @@ def click_next(page: Any, game: str, info: dict[str, Any], played: Played | None
     else:
         page.locator("[data-bl-next]").first.click()
     must_change = info["kind"] in ("choice", "step")
-    try:
-        page.wait_for_function(ANSWERED_JS, arg=[sel, info["seq"], must_change], timeout=ROUND_TRIP_MS)
-    except Exception as exc:
+    after = page.evaluate(AFTER_CLICK_JS, [sel, info["seq"], must_change, ROUND_TRIP_MS])
+    if not after.get("answered"):
         raise AssertionError(
             f"{game}: no new board within {ROUND_TRIP_MS} ms after clicking {info['kind']} {info.get('label')!r}"
-        ) from exc
+        )
     if played is not None:
         played.clicks[info["kind"]] += 1
         played.labels.append(f"{info['kind']}:{info.get('label')}")
-        if page.evaluate("([s, q]) => document.querySelector(s).dataset.seq !== q", [sel, info["seq"]]):
+        if after["seq"] != info["seq"]:
             played.round_trips_ms.append((time.perf_counter() - start) * 1000)
+    return after
 
 
 def play(
@@ -171,8 +184,8 @@ def play(
     """
     played = played or Played()
     start = time.perf_counter()
+    info = next_action(page, game)
     for _ in range(max_actions):
-        info = next_action(page, game)
         played.status, played.result, played.over = (
             info.get("status", ""),
             info.get("result", ""),
@@ -185,7 +198,7 @@ def play(
         if until_decision and info["kind"] in ("target", "choice"):
             break
         assert info["kind"] != "none", f"{game}: nothing to click and the game is not over: {info['status']}"
-        click_next(page, game, info, played)
+        info = click_next(page, game, info, played)
     else:
         raise AssertionError(f"{game}: not over after {max_actions} clicks: {played.status}")
     played.seconds += time.perf_counter() - start
