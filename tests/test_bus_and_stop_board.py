@@ -94,7 +94,10 @@ def check_frame(state) -> set[str]:
             points = top["points"][top["counts"].index(count)]  # the top card's points for this count
             assert path == [f"stack:{name}"]
             assert move["choice"] == f"{count} passenger{'s' if count != 1 else ''}"
-            assert move["hint"].startswith(f"+{points} points:") and "[BAS-DROP-CLAIM]" in move["hint"]
+            assert (
+                move["hint"].startswith(f"+{points} point{'s' if points != 1 else ''}:")
+                and "[BAS-DROP-CLAIM]" in move["hint"]
+            )
             ends = view["phase"] == "play" and view["destinations_left"] - 1 <= 6
             assert ("[BAS-END-TRIGGER]" in move["hint"]) == ends
         else:

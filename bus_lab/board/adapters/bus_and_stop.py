@@ -178,7 +178,7 @@ class BusAndStopAdapter(BoardAdapter):
         if isinstance(move, DropOff):
             spec = sheet.stacks[move.stack]
             points = state.top_card(move.stack).points_for(move.count)
-            text = f"+{points} points: the top {spec.name} card for {_plural(move.count, 'passenger')} [BAS-DROP-CLAIM]"
+            text = f"+{_plural(points, 'point')}: the top {spec.name} card for {_plural(move.count, 'passenger')} [BAS-DROP-CLAIM]"
             left = state.destinations_left() - 1
             if state.stage is Stage.PLAY and state.trigger is None and left <= END_DESTINATIONS_LEFT:
                 text += f"; only {left} destination cards are left: the end is triggered [BAS-END-TRIGGER]"

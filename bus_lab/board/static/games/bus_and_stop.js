@@ -22,11 +22,18 @@ span.bas-chip.bl-target.bl-blocked { border-style: dashed; border-color: #222; }
 .bas-info { flex: 0 1 230px; display: flex; flex-direction: column; gap: 2px; }
 .bas-alert { color: #7a2500; font-weight: 700; }
 .bas-stacks { display: grid; grid-template-columns: repeat(auto-fit, minmax(128px, 1fr)); gap: 6px; }
-.bas-stackcol { display: flex; flex-direction: column; gap: 3px; min-width: 0; }
+.bas-stackcol { display: flex; flex-direction: column; gap: 3px; min-width: 0; position: relative; }
+/* the count buttons float under the stack they are about, over the buses (the layout stays put) */
+.bas-slot { position: absolute; top: calc(100% + 2px); left: 0; min-width: max(100%, 190px); z-index: 3; padding: 4px;
+  background: #ffffff; border: 1px solid #767676; border-radius: 6px; box-shadow: 0 2px 6px rgba(0, 0, 0, 0.3); }
+.bas-slot:empty { display: none; }
+.bas-stacks > .bas-stackcol:last-child .bas-slot { left: auto; right: 0; }
+.bas-phone .bas-slot { position: static; min-width: 0; box-shadow: none; }
 .bas-stack { display: flex; flex-direction: column; gap: 1px; padding: 3px 5px; background: #ffffff !important; }
 div.bas-stack.bl-target { border: 2px solid #8a8a8a; }
 div.bas-stack.bl-target.bl-legal { border-color: #0b5cad; background: #e8f1fb !important; }
 div.bas-stack.bl-target.bl-blocked { border-style: dashed; }
+div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0 !important; }
 .bas-stack.bas-pending { border-color: #a33f00 !important; }
 .bas-pts { border-collapse: collapse; font-size: 12px; max-width: 100%; }
 .bas-pts th, .bas-pts td { padding: 0 3px; border: 1px solid #c8c8c8; text-align: center; font-weight: 400; }
@@ -194,7 +201,7 @@ div.bas-stack.bl-target.bl-blocked { border-style: dashed; }
     );
     if (top) ctx.anim(card, `dest:${stack.name}:${stack.cards_left}`);
     ctx.target(card, k, `${stack.name} (${stack.needs}): ${words}; ${plural(stack.cards_left, "card")} left`);
-    const slot = ctx.choices(ctx.h("div", {}), k);
+    const slot = ctx.choices(ctx.h("div", { class: "bas-slot" }), k);
     return ctx.h("div", { class: "bas-stackcol" }, card, slot);
   }
 
