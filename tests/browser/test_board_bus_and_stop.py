@@ -175,3 +175,38 @@ def test_the_board_fits_and_reflows_with_four_players(blank_page):
     codes = {c["code"].lower() for c in view["colours"]}
     types = {t["code"] for t in view["types"]}
     assert chips and all(len(c) == 2 and c[0] in codes and c[1] in types for c in chips), chips
+
+
+def test_the_board_is_played_with_the_keyboard(blank_page):
+    """BAS-PICK-ALL, BAS-DROP-TOP: Tab reaches a legal target, the arrow keys move among the targets,
+    Enter on a stop colour picks it up; Enter on a stack shows its count buttons beside it."""
+    w = BusAndStopWidget(players=2, humans=(0,), deck=["YB", "GT", "BM", "PS", "RB"])
+    w.session.run_to_end()
+    w.refresh()
+    bp = BoardPage(blank_page, w)
+    page = blank_page
+    page.locator('[data-target="stop:yellow"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.dataset.target") == "stop:green"
+    assert bp.press("Enter") == 1  # one move sent and played
+    assert w.session.state.bus[0][w.session.state.sheet.parse("GT")] == 1
+    while not w.session.waiting_for_human():
+        bp.click('[data-control="step"]')
+    drops = [m for m in w.frame["moves"] if m["kind"] == "drop_off"]
+    assert drops == []  # one tennis player is not enough for any card: every stack says why
+    assert "BAS-DROP-TYPE" in page.locator('[data-target="stack:tennis court"]').get_attribute("title")
+    assert page.locator('[data-target="stack:tennis court"]').get_attribute("aria-disabled") == "true"
+    state = w.session.state
+    for code in ("YT", "RT"):  # two more tennis players come aboard (taken from the deck)
+        k = state.sheet.parse(code)
+        state.deck[k] -= 1
+        state.bus[0][k] += 1
+    w.refresh()
+    bp.push()
+    page.locator('[data-target="stack:tennis court"]').focus()
+    assert bp.press("Enter") == 0  # a stack only selects: its count button shows beside it
+    buttons = page.locator(".bas-slot .bl-choice")
+    assert buttons.all_inner_texts()[0].startswith("2 passengers")  # top card 2/4/6: three players
+    assert page.evaluate("() => document.activeElement.classList.contains('bl-choice')")
+    assert bp.press("Enter") == 1
+    assert w.session.state.phase().value == "choose" and w.frame["moves"][0]["path"][0].startswith("bus:0:")
