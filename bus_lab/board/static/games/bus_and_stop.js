@@ -3,23 +3,23 @@
 // "bus:<seat>:<code>". Passengers read as colour letter + type letter ("yB"), never by colour alone.
 DRAWERS.bus_and_stop = (() => {
   const CSS = `
-.bas { display: flex; flex-direction: column; gap: 6px; font-size: 13px; }
+.bas { display: flex; flex-direction: column; gap: 5px; font-size: 13px; }
 .bas-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: stretch; }
 .bas-panel { border: 1px solid #b8b8b8; border-radius: 6px; padding: 4px 6px; background: #fafafa; }
 .bas-h { font-weight: 700; margin: 0 6px 2px 0; }
 .bas-muted { color: #4a4a4a; }
-.bas-stop { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; flex: 1 1 320px; }
+.bas-stop { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; flex: 0 1 auto; }
 .bas-group { display: inline-flex; flex-direction: column; align-items: center; gap: 2px; padding: 2px 4px; }
 .bas-group-name { font-size: 12px; font-weight: 600; }
 .bas-chips { display: flex; flex-wrap: wrap; gap: 3px; }
 .bas-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 28px; height: 26px;
   padding: 0 3px; border: 1px solid #222; border-radius: 4px; font-weight: 700; font-size: 13px; }
-.bas-chip.bas-small { min-width: 24px; height: 20px; font-size: 11px; }
+.bas-chip.bas-small { min-width: 22px; height: 18px; font-size: 11px; padding: 0 2px; }
 .bas-chip.bas-senior { border-style: double; border-width: 3px; }
 span.bas-chip.bl-target { border-width: 2px; }
 span.bas-chip.bl-target.bl-legal { border-color: #0b5cad; box-shadow: 0 0 0 2px #ffffff, 0 0 0 4px #0b5cad; }
 span.bas-chip.bl-target.bl-blocked { border-style: dashed; border-color: #222; }
-.bas-info { flex: 0 1 230px; display: flex; flex-direction: column; gap: 2px; }
+.bas-info { flex: 1 1 220px; display: flex; flex-direction: column; gap: 1px; font-size: 12px; }
 .bas-alert { color: #7a2500; font-weight: 700; }
 .bas-stacks { display: grid; grid-template-columns: repeat(auto-fit, minmax(128px, 1fr)); gap: 6px; }
 .bas-stackcol { display: flex; flex-direction: column; gap: 3px; min-width: 0; position: relative; }
@@ -45,7 +45,8 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
 .bas-seats { display: flex; flex-wrap: wrap; gap: 3px; padding: 2px; border: 1px solid #c8c8c8; border-radius: 4px;
   background: #ffffff; }
 .bas-seat-empty { display: inline-block; width: 28px; height: 26px; border: 1px dashed #9a9a9a; border-radius: 3px; }
-.bas-line { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; }
+.bas-line { display: flex; flex-wrap: wrap; gap: 2px; align-items: center; }
+.bas-needs { font-size: 12px; }
 .bas-piles { display: flex; flex-wrap: wrap; gap: 2px 10px; }
 .bas-stophead { display: flex; flex-direction: column; margin-right: 4px; }
 .bas-phone .bas-stacks { grid-template-columns: repeat(2, minmax(0, 1fr)); }
@@ -166,10 +167,8 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
       lines.push(ctx.h("span", { class: "bas-alert" }, `${seatName(ctx, view.turn)} discards unhappy passengers (−1 each): ${view.unhappy_discards} so far`));
     }
     if (view.trigger) {
-      lines.push(ctx.h("span", { class: "bas-alert" }, `End triggered by ${seatName(ctx, view.trigger.seat)}: ${view.trigger.reason}`));
-    }
-    if (view.final_order.length) {
-      lines.push(ctx.h("span", {}, "Final round order: " + view.final_order.map((s) => seatName(ctx, s)).join(", ")));
+      const order = view.final_order.length ? "; final round: " + view.final_order.map((s) => seatName(ctx, s)).join(", ") : "";
+      lines.push(ctx.h("span", { class: "bas-alert" }, `End triggered by ${seatName(ctx, view.trigger.seat)}: ${view.trigger.reason}${order}`));
     }
     return ctx.h("section", { class: "bas-panel bas-info", "aria-label": "Table state" }, ...lines);
   }
@@ -192,7 +191,7 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
       "div",
       { class: "bas-panel bas-stack" + (pending ? " bas-pending" : ""), "data-cards-left": stack.cards_left },
       ctx.h("span", { class: "bas-h" }, stack.name),
-      ctx.h("span", { class: "bas-muted" }, stack.kind === "multicoloured" ? "needs: different colours" : `needs: ${stack.type}`),
+      ctx.h("span", { class: "bas-muted bas-needs" }, stack.kind === "multicoloured" ? "needs different colours" : `needs ${stack.type}`),
       table,
       ctx.h("span", {}, `${plural(stack.cards_left, "card")} left`),
       pending
@@ -219,7 +218,7 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
       codes.length
         ? ctx.h("span", { class: "bas-line" }, `${label} ${codes.length}:`, ...codes.map((code, i) => chip(ctx, lg, code, keys[i], true)))
         : null;
-    const claimed = bus.claimed.map((c) => `${c.stack} ×${c.count} = ${c.points}`).join(" · ");
+    const claimed = bus.claimed.map((c) => `${c.stack} ${c.count}→${c.points}`).join(", ");
     const you = view.viewer === seat ? " (you)" : "";
     const box = ctx.h(
       "section",
@@ -243,7 +242,11 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
         pile("Skedaddled", bus.skedaddled, placed.skedaddled[seat]),
         pile("Unhappy (−1)", bus.unhappy, placed.unhappy[seat]),
       ),
-      ctx.h("span", { class: "bas-muted" }, `Dropped off: ${bus.dropped.length}` + (claimed ? ` · Claimed: ${claimed}` : " · no destination yet")),
+      ctx.h(
+        "span",
+        { class: "bas-muted", title: "Claimed destinations: passengers dropped → points" },
+        (claimed ? `Claimed: ${claimed}` : "No destination yet") + ` · dropped ${bus.dropped.length}`,
+      ),
     );
     return box;
   }
@@ -259,6 +262,14 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
     const pending = view.pending_drop ? view.pending_drop.chosen.map((code) => key(code)) : [];
     const bus = per("bus");
     return { seniors, skedaddled, unhappy, pending, bus, stop: key };
+  }
+
+  // Buses side by side on a wide board: two columns (three for three seats on a very wide one), so
+  // four buses make two even rows; a narrow board fits what it can, a phone one per row (CSS).
+  function busColumns(view, ctx) {
+    if (ctx.narrow) return null;
+    const cols = view.players === 3 && ctx.width >= 1000 ? 3 : 2;
+    return `grid-template-columns: repeat(${cols}, minmax(0, 1fr))`;
   }
 
   // -- the whole board --------------------------------------------------------------------------
@@ -280,7 +291,7 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
       ctx.h("style", {}, CSS),
       ctx.h("div", { class: "bas-row" }, drawStop(view, ctx, lg, placed.stop), drawInfo(view, ctx)),
       ctx.h("section", { class: "bas-stacks", "aria-label": "Destination stacks" }, ...stacks),
-      ctx.h("div", { class: "bas-buses" }, ...view.buses.map((_b, seat) => drawBus(view, ctx, lg, seat, placed))),
+      ctx.h("div", { class: "bas-buses", style: busColumns(view, ctx) }, ...view.buses.map((_b, seat) => drawBus(view, ctx, lg, seat, placed))),
       ctx.h("small", { class: "bas-muted" }, legendText),
     );
     return root;
