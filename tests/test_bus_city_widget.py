@@ -1,7 +1,17 @@
-"""The BUS widget, headless: build it, click street cards and buttons, read what it shows.
+"""The BUS widget, headless: build it, tap street cards and choices as the page does, read the frame.
 
 Scenarios use the scripted grid of ``test_bus_city_rules.py`` (same labels), so the reachable
-cards and the choices are worked out by hand from its picture.
+cards and the choices are worked out by hand from its picture::
+
+    a1 --stop1/S-- b1 ---red/N--- c1
+    |              |              |
+   blue/E        site/E        green/W
+    |              |              |
+    a2 -yellow/N-- b2 --stop2/S-- c2
+    |              |              |
+   plain1/W      pink/W        orange/E
+    |              |              |
+    a3 --stop3/N-- b3 --plain2/S- c3
 """
 
 from __future__ import annotations
@@ -12,9 +22,9 @@ import re
 import pytest
 
 from bus_lab import ParameterError
-from bus_lab.games.bus_city import default_sheet_dict
+from bus_lab.games.bus_city.moves import drive_action
+from bus_lab.games.bus_city.render import grid_svg
 from bus_lab.widgets import BusCityWidget, GameWidget
-from bus_lab.widgets import bus_city as bus_city_widget
 
 LAYOUT = [
     "stop1/S",
@@ -33,21 +43,27 @@ LAYOUT = [
 FACEUP = ["red-pink", "yellow-green"]
 
 
-def shown(w) -> list[str]:
-    """Descriptions of the move buttons in use."""
-    return [b.description for b in w.action_buttons if b.layout.display != "none"]
+def moves_at(w, *path: str) -> list[dict]:
+    """The frame's moves whose path is exactly ``path``."""
+    return [m for m in w.frame["moves"] if m["path"] == list(path)]
 
 
-def click_shown(w, description: str) -> None:
-    for b in w.action_buttons:
-        if b.layout.display != "none" and b.description == description:
-            b.click()
-            return
-    raise AssertionError(f"no button {description!r} among {shown(w)}")
+def first_targets(w) -> set[str]:
+    """The board targets a first tap can start a move on (the highlighted ones)."""
+    return {m["path"][0] for m in w.frame["moves"] if m["path"]}
 
 
-def enabled_streets(w) -> set[str]:
-    return {name for name, b in w.street_buttons.items() if not b.disabled}
+def choices_at(w, *path: str) -> list[str]:
+    """The choice buttons shown after tapping ``path``."""
+    return [m["choice"] for m in moves_at(w, *path)]
+
+
+def tap(w, *path: str, choice: str | None = None) -> None:
+    """Tap ``path`` on the board (then the button ``choice``): send what the page sends."""
+    found = [m for m in moves_at(w, *path) if m["choice"] == choice]
+    assert len(found) == 1, (path, choice, [(m["path"], m["choice"]) for m in w.frame["moves"]])
+    w.handle_message({"type": "move", "action": found[0]["action"], "seq": w.frame["seq"]})
+    assert w.last_error is None, w.message_text
 
 
 def scripted(players=2, **options):
@@ -61,73 +77,80 @@ def scripted(players=2, **options):
         **options,
     )
     while not w.session.waiting_for_human():
-        w.step_button.click()
+        w.step()
     return w
 
 
-def test_BUS_START_click_a_bus_stop_then_a_heading():
-    """BUS-START: only the three bus stops can be clicked; a stop shows its two headings."""
+def test_BUS_START_tap_a_bus_stop_then_a_heading():
+    """BUS-START: only the three bus stops can be tapped; a stop offers its two headings; then a
+    face-up card or the deck is tapped; other cards say why not."""
     w = scripted()
-    assert enabled_streets(w) == {"a1-b1", "b2-c2", "a3-b3"}
-    assert len(shown(w)) == 6
-    w.street_buttons["a1-b1"].click()
-    assert shown(w) == ["start a1-b1 E", "start a1-b1 W"]
-    assert "chosen" in w.board.value
-    click_shown(w, "start a1-b1 E")
-    assert sorted(shown(w)) == ["draw blind", "take red-pink", "take yellow-green"]
-    click_shown(w, "take red-pink")
-    w.step_button.click()  # refill
-    w.street_buttons["a3-b3"].click()
-    click_shown(w, "start a3-b3 W")
-    click_shown(w, "take yellow-green")
-    w.step_button.click()
+    assert first_targets(w) == {"slot:a1-b1", "slot:b2-c2", "slot:a3-b3"}
+    assert len(w.frame["moves"]) == 6
+    assert choices_at(w, "slot:a1-b1") == ["facing E", "facing W"]
+    assert (
+        "BUS-START" in w.frame["blocked"]["slot:b1-c1"]
+        and "red destination" in w.frame["blocked"]["slot:b1-c1"]
+    )
+    tap(w, "slot:a1-b1", choice="facing E")
+    assert first_targets(w) == {"faceup:red-pink", "faceup:yellow-green", "deck"}
+    assert all(m["choice"] is None for m in w.frame["moves"])  # one tap takes a card
+    tap(w, "faceup:red-pink")
+    w.step()  # refill
+    tap(w, "slot:a3-b3", choice="facing W")
+    tap(w, "faceup:yellow-green")
+    w.step()
     assert w.session.state.node == "move" and w.last_error is None
+    assert w.session.state.view()["seats"][0]["bus"]["slot"] == "a1-b1"
 
 
 def _to_first_move(**options):
     w = scripted(**options)
-    for stop, heading, pick in (("a1-b1", "E", "take red-pink"), ("a3-b3", "W", "take yellow-green")):
-        w.street_buttons[stop].click()
-        click_shown(w, f"start {stop} {heading}")
-        click_shown(w, pick)
-        w.step_button.click()
+    for stop, heading, pick in (("a1-b1", "E", "red-pink"), ("a3-b3", "W", "yellow-green")):
+        tap(w, f"slot:{stop}", choice=f"facing {heading}")
+        tap(w, f"faceup:{pick}")
+        w.step()
     return w
 
 
-def test_BUS_MOVE_reachable_cards_are_the_enabled_street_buttons():
+def test_BUS_MOVE_reachable_cards_are_the_targets():
     """BUS-MOVE, BUS-SPEED, BUS-MOVE-END: from a1-b1 E at speed 5 every card but the start can be
-    reached; the board marks them "reach"; no move button shows before a card is chosen."""
+    reached: those are the targets; the start card says why it cannot be the end."""
     w = _to_first_move()
-    view = w.session.state.view()
-    assert enabled_streets(w) == set(view["reachable"])
-    assert "a1-b1" not in enabled_streets(w) and len(enabled_streets(w)) == 11
-    assert w.board.value.count(">reach<") == 11
-    assert shown(w) == []
+    view = w.frame["view"]
+    assert first_targets(w) == {f"slot:{s}" for s in view["reachable"]}
+    assert "slot:a1-b1" not in first_targets(w) and len(first_targets(w)) == 11
+    assert "BUS-MOVE-END" in w.frame["blocked"]["slot:a1-b1"]
+    assert "BUS-PICKUP" in w.frame["blocked"]["faceup:green-blue"]  # not a bus stop yet
 
 
-def test_BUS_DROPOFF_clicking_a_card_with_several_outcomes_offers_them():
+def test_BUS_DROPOFF_tapping_a_card_with_several_outcomes_offers_them():
     """BUS-DROPOFF: b2-b3 is the pink destination, so every way there drops pink; heading S it can
-    be reached via b1-b2 (pink only) or via b1-c1 (red too), and heading N as well: the buttons list
-    exactly the ways to end there."""
+    be reached via b1-b2 (pink only) or via b1-c1 (red too), and heading N as well: the choices
+    are exactly the ways to end there, all different."""
     w = _to_first_move()
-    w.street_buttons["b2-b3"].click()
-    options = shown(w)
     state = w.session.state
     expected = sorted(
         state.action_to_string(a)
         for a in state.legal_actions()
         if state.action_to_string(a).startswith("b2-b3")
     )
-    assert sorted(options) == expected
-    assert "b2-b3 S drop red+pink" in options and "b2-b3 S drop pink" in options
-    click_shown(w, "b2-b3 S drop red+pink")
+    here = moves_at(w, "slot:b2-b3")
+    assert sorted(m["label"] for m in here) == expected
+    choices = [m["choice"] for m in here]
+    assert len(set(choices)) == len(choices) == len(expected) > 1
+    both = next(m for m in here if m["label"] == "b2-b3 S drop red+pink")
+    assert both["choice"].endswith("(heading S): drops off red, pink")
+    assert "completes red-pink: +1 point" in both["hint"]
+    pink = next(m for m in here if m["label"] == "b2-b3 S drop pink")
+    assert pink["choice"].endswith("(heading S): drops off pink") and "completes" not in pink["hint"]
+    tap(w, "slot:b2-b3", choice=both["choice"])
     assert w.session.state.returns()[0] == 1  # red-pink complete
-    assert w.selection == []
 
 
 def test_BUS_MOVE_a_card_with_one_outcome_moves_at_once():
     """BUS-MOVE, BUS-SPEED: with blue-pink (speed 1) seat 0 on a1-b1 E can reach b1-c1 E or b1-b2 S,
-    one way each: clicking b1-c1 drives there at once."""
+    one way each: tapping b1-c1 drives there at once; farther cards say the limit stops them."""
     w = BusCityWidget(
         players=2,
         humans=(0, 1),
@@ -135,112 +158,108 @@ def test_BUS_MOVE_a_card_with_one_outcome_moves_at_once():
         deck=LAYOUT + ["blue-pink", "yellow-green", "green-blue", "orange-pink"],
     )
     while not w.session.waiting_for_human():
-        w.step_button.click()
-    for stop, heading, pick in (("a1-b1", "E", "take blue-pink"), ("a3-b3", "W", "take yellow-green")):
-        w.street_buttons[stop].click()
-        click_shown(w, f"start {stop} {heading}")
-        click_shown(w, pick)
-        w.step_button.click()
-    assert enabled_streets(w) == {"b1-c1", "b1-b2"}
-    w.street_buttons["b1-c1"].click()
+        w.step()
+    for stop, heading, pick in (("a1-b1", "E", "blue-pink"), ("a3-b3", "W", "yellow-green")):
+        tap(w, f"slot:{stop}", choice=f"facing {heading}")
+        tap(w, f"faceup:{pick}")
+        w.step()
+    assert first_targets(w) == {"slot:b1-c1", "slot:b1-b2"}
+    assert choices_at(w, "slot:b1-c1") == [None]
+    assert "speed limit of 1 (BUS-SPEED)" in w.frame["blocked"]["slot:b3-c3"]
+    tap(w, "slot:b1-c1")
     assert w.session.state.view()["seats"][0]["bus"] == {"slot": "b1-c1", "heading": "E", "site_used": False}
     assert w.session.state.current_player() == 1
 
 
-def test_BUS_CONSTRUCTION_chooser_swaps_two_free_cards():
-    """BUS-CONSTRUCTION: on the site, the free cards are clickable (not the site, not seat 1's
-    a3-b3); two clicks swap them; the site is then used."""
+def test_BUS_CONSTRUCTION_two_taps_swap_two_free_cards():
+    """BUS-CONSTRUCTION: on the site, the free cards are targets (not the site, not seat 1's
+    a3-b3, which say a bus is on them); two taps swap them; the site is then used."""
     w = _to_first_move()
-    state = w.session.state
-    one_step_site = [a for a in state.legal_actions() if state.action_to_string(a) == "b1-b2 S"]
-    w.session.play(one_step_site[0])
-    w.refresh()
+    tap(w, "slot:b1-b2", choice=next(c for c in choices_at(w, "slot:b1-b2") if "heading S" in c))
     assert w.session.state.node == "construction"
-    assert enabled_streets(w) == {
-        "a1-b1",
-        "b1-c1",
-        "a1-a2",
-        "c1-c2",
-        "a2-b2",
-        "b2-c2",
-        "a2-a3",
-        "b2-b3",
-        "c2-c3",
-        "b3-c3",
-    }
-    assert shown(w) == ["pass"]
-    w.street_buttons["b1-c1"].click()
-    assert w.selection == ["b1-c1"]
-    w.street_buttons["b2-b3"].click()
+    free = {"a1-b1", "b1-c1", "a1-a2", "c1-c2", "a2-b2", "b2-c2", "a2-a3", "b2-b3", "c2-c3", "b3-c3"}
+    swaps = [m for m in w.frame["moves"] if m["kind"] == "swap"]
+    assert {k for m in swaps for k in m["path"]} == {f"slot:{s}" for s in free}
+    assert len(swaps) == 45 and all(len(m["path"]) == 2 and m["choice"] is None for m in swaps)
+    assert choices_at(w) == ["Pass (do not build)"]
+    for busy in ("b1-b2", "a3-b3"):
+        assert "a bus is on" in w.frame["blocked"][f"slot:{busy}"]
+    tap(w, "slot:b1-c1", "slot:b2-b3")
     grid = {e["slot"]: e["card"] for e in w.session.state.view()["grid"]}
     assert grid["b1-c1"] == "pink" and grid["b2-b3"] == "red"
     assert w.session.state.site_used[0]
 
 
-def test_BUS_CH_ROTATE_challenging_chooser_offers_sides_and_turning():
-    """BUS-CH-ROTATE: in challenging play one chosen card offers "turn", two offer the 4 side choices."""
+def test_BUS_CH_ROTATE_challenging_play_offers_sides_and_turning():
+    """BUS-CH-ROTATE: in challenging play one tapped card offers "turn", two offer the 4 side choices."""
     w = _to_first_move(challenging=True)
-    state = w.session.state
-    w.session.play(state.string_to_action("b1-b2 N"))
-    w.refresh()
+    w.play("b1-b2 N")
     assert w.session.state.node == "construction"
-    w.street_buttons["b1-c1"].click()
-    assert sorted(shown(w)) == ["pass", "turn b1-c1"]
-    w.street_buttons["b2-c2"].click()
-    assert sorted(shown(w)) == [
-        "pass",
-        "swap b1-c1 b2-c2 sides N N",
-        "swap b1-c1 b2-c2 sides N S",
-        "swap b1-c1 b2-c2 sides S N",
-        "swap b1-c1 b2-c2 sides S S",
-        "turn b1-c1",
-        "turn b2-c2",
+    assert choices_at(w, "slot:b1-c1") == ["turn this card 180°"]
+    assert sorted(choices_at(w, "slot:b1-c1", "slot:b2-c2")) == [
+        "symbols N on b1-c1, N on b2-c2",
+        "symbols N on b1-c1, S on b2-c2",
+        "symbols S on b1-c1, N on b2-c2",
+        "symbols S on b1-c1, S on b2-c2",
     ]
-    w.clear_button.click()
-    assert w.selection == [] and shown(w) == ["pass"]
+    turn = moves_at(w, "slot:b1-c1")[0]
+    assert turn["label"] == "turn b1-c1" and "its symbol moves to the S side" in turn["hint"]  # red/N
+    tap(w, "slot:b1-c1", choice="turn this card 180°")
+    assert w.session.state.view()["grid"][1]["side"] == "S"
 
 
-def test_a_three_player_game_with_one_human_plays_to_the_end_by_clicking():
-    """BUS-TURN, BUS-END, BUS-WIN: you play seat 0 against two greedy bots, by clicking street cards
-    and buttons only; the game ends and the scores panel names the winner."""
+def test_a_three_player_game_with_one_human_plays_to_the_end_by_tapping():
+    """BUS-TURN, BUS-END, BUS-WIN: you play seat 0 against two greedy bots, by tapping the board
+    (messages as the page sends them) only; the game ends and the scores name the winner."""
     w = BusCityWidget(players=3, humans=(0,), seed=3)
-    pool = len(w.action_buttons)
     for _ in range(3000):
         state = w.session.state
         if state.is_terminal():
             break
-        if w.session.waiting_for_human() and state.node == "move":
-            streets = sorted(enabled_streets(w))
-            w.street_buttons[streets[len(state.history()) % len(streets)]].click()
-            if w.session.state is state:
-                w.action_buttons[[b.layout.display for b in w.action_buttons].index(None)].click()
-        elif w.session.waiting_for_human():
-            w.action_buttons[0].click()
+        moves = w.frame["moves"]
+        if moves:
+            pick = moves[len(state.history()) % len(moves)]
+            w.handle_message({"type": "move", "action": pick["action"], "seq": w.frame["seq"]})
         else:
-            w.step_button.click()
-        assert w.last_error is None, w.last_error
+            w.handle_message({"type": "control", "name": "step", "value": None, "seq": w.frame["seq"]})
+        assert w.last_error is None, w.message_text
     state = w.session.state
     assert state.is_terminal()
     assert any(e.rule == "BUS-MOVE" and e.data["seat"] == 0 for e in state.events())
-    assert "bus-lab-winners" in w.scores.value and "winner" in w.scores.value
-    assert len(w.action_buttons) == pool  # no widget created per step
-    w.back_button.click()
+    scores = w.frame["scores"]
+    assert scores["winners"] == state.winners() and scores["result"].startswith("Result: Seat")
+    assert w.frame["heading"].startswith("Game over") and "BUS-WIN" in w.frame["heading"]
+    w.back()
     assert not w.session.state.is_terminal()
 
 
 def test_bots_only_demo_steps_and_the_log_cites_rules():
-    """BUS-SETUP: a demo with bots only; Step draws, the log shows rule IDs, Back undoes."""
+    """BUS-SETUP: a demo with bots only; Step draws, the log shows rule IDs, Back undoes; nothing
+    is offered to tap; the component sheet is beside the board."""
     w = BusCityWidget(players=2, humans=(), bot="random", seed=2)
     for _ in range(20):
-        w.step_button.click()
-    assert "[BUS-SETUP]" in w.log.value
+        w.step()
+    assert any(e["rule"] == "BUS-SETUP" for e in w.frame["log"]["events"]) or w.frame["log"]["total"] > 20
     assert w.session.position == 20
-    w.back_button.click()
+    w.back()
     assert w.session.position == 19
     assert isinstance(w, GameWidget)
-    assert all(b.tooltip for b in w.street_buttons.values())
-    assert 'role="img"' in w.board.value
+    assert w.frame["game"] == "bus_city" and w.frame["moves"] == [] and w.frame["blocked"] == {}
     assert "red-pink" in w.sheet_panel.body.value  # the component sheet panel
+    assert w.board in w.widget.children and w.sheet_panel in w.widget.children
+    assert "2 players, basic play" in w.frame["title"]
+
+
+def test_heading_names_the_round_the_turn_and_the_speed_limit():
+    """BUS-SETUP, BUS-START, BUS-TURN, BUS-SPEED: the heading says the part of the game with its rule."""
+    w = scripted()
+    assert w.frame["heading"] == "Start: Seat 0 places the bus on a bus stop [BUS-START]"
+    w = _to_first_move()
+    assert w.frame["heading"] == (
+        "Round 1 of at most 50: Seat 0 drives the bus (speed limit 5) [BUS-MOVE, BUS-SPEED]"
+    )  # red-pink is value 1, speed 6 - 1 = 5
+    w = BusCityWidget(players=2, humans=(), seed=0)
+    assert w.frame["heading"].startswith("Setup") and "[BUS-SETUP]" in w.frame["heading"]
 
 
 def test_bad_arguments_raise():
@@ -251,108 +270,48 @@ def test_bad_arguments_raise():
         BusCityWidget(players=2, humans=(2,))
 
 
-# -- fitting a JupyterLab output area ---------------------------------------------------------
+def test_a_stale_or_illegal_tap_changes_nothing():
+    """BUS-MOVE-END: a move sent from an older board, or to the start card, is refused with a reason."""
+    w = _to_first_move()
+    position = w.session.position
+    w.handle_message({"type": "move", "action": w.frame["moves"][0]["action"], "seq": w.frame["seq"] - 1})
+    assert w.session.position == position and "board changed" in w.message_text
+    w.handle_message({"type": "move", "action": drive_action(1, 0), "seq": w.frame["seq"]})  # a1-b1 W
+    assert w.session.position == position and "BUS-MOVE-END" in w.message_text
+
+
+def test_the_status_sentence_is_shown_once():
+    """BUS-TURN: the status sentence is in the status line only -- not again in the heading, the
+    prompt or the message -- at every step of a game; the table shown on its own
+    (``state._repr_html_()``) keeps its status line and ``print(state)`` its text."""
+    w = BusCityWidget(players=3, humans=(), seed=4)
+    for step in range(60):
+        state = w.session.state
+        sentence = state.status()
+        frame = w.frame
+        parts = [frame["heading"], frame["status"]["now"], w.message_text, frame["prompt"], frame["title"]]
+        assert sum(part.count(sentence) for part in parts) == 1, (step, sentence)
+        assert frame["status"]["now"] == sentence
+        if state.is_terminal():
+            break
+        w.step()
+    assert w.session.position > 30
+    alone = w.session.state._repr_html_()
+    assert visible_text(alone).count(w.session.state.status()) == 1 and 'role="img"' in alone
+    assert str(w.session.state).startswith(w.session.state.status())
+
+
 def visible_text(markup: str) -> str:
     """The text a reader sees in an HTML fragment: tags (and their attributes) removed."""
     return html.unescape(re.sub(r"<[^>]*>", " ", markup))
 
 
-def test_street_chooser_labels_fit_their_buttons():
-    """BUS-GRID: the chooser's five columns are 140 px each (712 px with the gaps: inside a 900 px
-    output area) and each street button's text -- slot and card, as on the board -- fits inside
-    its button, so no label is cut off with an ellipsis; the tooltip says the same and more."""
-    assert bus_city_widget.STREET_COLUMN_PX == 140
-    assert bus_city_widget.STREET_TEXT_PX == 140 - 20 - 4 - 6  # less padding, margin and slack
-    w = scripted()
-    template = w.street_grid.layout.grid_template_columns
-    assert template == "repeat(5, 140px)"
-    assert 5 * 140 + 4 * 3 <= 900
-    cards = dict(
-        zip(
-            [
-                "a1-b1",
-                "b1-c1",
-                "a1-a2",
-                "b1-b2",
-                "c1-c2",
-                "a2-b2",
-                "b2-c2",
-                "a2-a3",
-                "b2-b3",
-                "c2-c3",
-                "a3-b3",
-                "b3-c3",
-            ],
-            [lab.split("/")[0] for lab in LAYOUT],
-        )
-    )
-    for slot, button in w.street_buttons.items():
-        assert button.description == f"{slot} {cards[slot]}"  # e.g. "a1-a2 blue", in full
-        assert bus_city_widget.text_px(button.description) <= bus_city_widget.STREET_TEXT_PX
-        assert button.tooltip.startswith(f"Street {slot} {cards[slot]}: ")
-        assert "…" not in button.description
-    # the longest names of the packaged sheet, and the widest letters, still fit
-    for name in ("orange", "yellow", "plain2", "stop3"):
-        assert bus_city_widget.street_label("b2-b3", name) == f"b2-b3 {name}"
-    assert bus_city_widget.text_px("b2-b3 yellow") < bus_city_widget.STREET_TEXT_PX
-    assert bus_city_widget.street_label("a1-b1", None) == "a1-b1 —"  # an empty slot before the setup
-
-
-def test_a_long_card_name_is_shortened_on_its_button_and_given_in_full_in_the_tooltip():
-    """BUS-COMP-STREETS: a teacher's sheet may name a card with up to 24 characters; its button shows
-    the slot and the start of the name with "…", the tooltip the whole name."""
-    sheet = default_sheet_dict()
-    sheet["streets"][0]["id"] = "red-destination-corner"
-    w = BusCityWidget(
-        players=2,
-        humans=(0, 1),
-        seed=0,
-        sheet=sheet,
-        deck=LAYOUT[:1] + ["red-destination-corner/N"] + LAYOUT[2:] + FACEUP,
-    )
-    while not w.session.waiting_for_human():
-        w.step_button.click()
-        assert w.last_error is None, w.error.value
-    button = w.street_buttons["b1-c1"]
-    assert button.description == "b1-c1 red-des…"
-    assert bus_city_widget.text_px(button.description) <= bus_city_widget.STREET_TEXT_PX
-    assert "Street b1-c1 red-destination-corner: red destination" in button.tooltip
-    for b in w.street_buttons.values():
-        assert bus_city_widget.text_px(b.description) <= bus_city_widget.STREET_TEXT_PX
-    assert bus_city_widget.street_label("a1-b1", "W" * 24).endswith("…")
-
-
-def test_the_status_sentence_is_shown_once():
-    """BUS-TURN: the status sentence is in the widget's status line only -- not again above the
-    board nor in the header -- at every step of a game (the board's aria-label leaves it out too);
-    the table shown on its own (``state._repr_html_()``) keeps its status line."""
-    w = BusCityWidget(players=3, humans=(), seed=4)
-    for step in range(60):
-        state = w.session.state
-        sentence = state.status()
-        parts = [
-            w.header.value,
-            w.status.value,
-            w.error.value,
-            w.board.value,
-            w.prompt.value,
-            w.chooser_note.value,
-        ]
-        assert sum(visible_text(part).count(sentence) for part in parts) == 1, (step, sentence)
-        assert sentence in visible_text(w.status.value)
-        written = {html.escape(sentence, quote=False), html.escape(sentence)}  # as text, as an attribute
-        assert sum(max(part.count(form) for form in written) for part in parts) == 1, (step, sentence)
-        assert not any(form in w.board.value for form in written)
-        if state.is_terminal():
-            break
-        w.step_button.click()
-    assert w.session.position > 30
-    alone = w.session.state._repr_html_()
-    assert visible_text(alone).count(w.session.state.status()) == 1 and 'role="img"' in alone
+def table_svg(w) -> str:
+    """The table as ``state._repr_html_()`` draws it (the SVG of :mod:`bus_lab.games.bus_city.render`)."""
+    return grid_svg(w.session.state.view(None))
 
 
 # -- bus markers and street symbols both readable --------------------------------------------------
-from bus_lab.games.bus_city.render import grid_svg  # noqa: E402
 from bus_lab.games.textfit import text_px  # noqa: E402
 
 
@@ -405,13 +364,13 @@ def test_bus_markers_never_cover_a_stop_badge_or_a_label():
     for seed, options in ((1, {}), (4, {}), (2, {"challenging": True})):
         w = BusCityWidget(players=3, humans=(), seed=seed, **options)
         for step in range(200):
-            assert covered_by_buses(w.board.value) == [], (seed, step)
+            assert covered_by_buses(table_svg(w)) == [], (seed, step)
             if w.session.state.is_terminal():
                 break
-            w.step_button.click()
+            w.step()
     w = BusCityWidget(players=3, humans=(), seed=1)
     for _ in range(6):
-        w.step_button.click()
+        w.step()
     view = w.session.state.view(None)
     for entry in view["grid"]:
         entry["buses"] = []
@@ -460,13 +419,13 @@ def layout_problems(svg: str) -> list[str]:
 
 
 def crowded_view() -> dict:
-    """A hand-made table fuller than a game usually gets: every card reachable and two chosen,
+    """A hand-made table fuller than a game usually gets: every card reachable,
     three buses in one lane of a north-south bus stop, three cards in progress per seat, a tie of
     three winners in the final round of 100, 9-point cards, a teacher's sheet with long card ids
     and colours of its own (the widest initials), challenging play."""
     w = BusCityWidget(players=3, humans=(), seed=1, challenging=True)
     while w.session.state.node != "move" or w.session.state.round < 2:
-        w.step_button.click()
+        w.step()
     view = w.session.state.view(None)
     names = ["W" * 24, "red-destination-corner", "M" * 24, "mmmmwwww_mmmmwwww_mmmmww"]
     for entry, name in zip(view["grid"], names * 3):
@@ -503,33 +462,24 @@ def test_the_board_text_is_classroom_size_and_nothing_overlaps():
     smaller than 11 px -- STOP and WORK badges, card ids, "reach", seat numbers on the buses,
     passenger cards, corner names -- no text overlaps another or runs out of its badge, card,
     street or bus, and nothing reaches past the drawing, at every table size all game long (basic
-    and challenging play), with cards chosen in the chooser, and on the most crowded table."""
+    and challenging play), and on the most crowded table."""
     for players in (2, 3):
         for seed, options in ((players, {}), (players + 10, {"challenging": True})):
             w = BusCityWidget(players=players, humans=(), seed=seed, **options)
             for step in range(3000):
                 if step % 5 == 0 or w.session.state.is_terminal():
-                    svg = w.board.value[w.board.value.index("<svg") :]
+                    svg = table_svg(w)
                     assert int(re.search(r'width="(\d+)"', svg).group(1)) <= 900
                     assert smallest_text_on_screen(svg) >= 11, (players, seed, step)
                     assert layout_problems(svg) == [], (players, seed, step)
                 if w.session.state.is_terminal():
                     break
-                w.step_button.click()
+                w.step()
             assert w.session.state.is_terminal(), (players, seed)
-    w = scripted()
-    w.street_buttons["a1-b1"].click()  # a bus stop chosen at the start
-    assert ">chosen<" in w.board.value and layout_problems(w.board.value) == []
-    w = _to_first_move(challenging=True)
-    w.session.play(w.session.state.string_to_action("b1-b2 N"))
-    w.refresh()
-    w.street_buttons["b1-c1"].click()
-    w.street_buttons["b2-c2"].click()  # two cards chosen for the construction site
-    assert w.board.value.count(">chosen<") == 2 and layout_problems(w.board.value) == []
     view = crowded_view()
-    svg = grid_svg(view, selected=[view["grid"][0]["slot"], view["grid"][5]["slot"]])
+    svg = grid_svg(view)
     assert smallest_text_on_screen(svg) >= 11
     assert layout_problems(svg) == []
-    assert svg.count('class="bus"') == 3 and svg.count(">reach<") == 10 and svg.count(">chosen<") == 2
+    assert svg.count('class="bus"') == 3 and svg.count(">reach<") == 12
     assert "WWW…" in svg and "red-de…" in svg and "red-destination-corner" not in svg.split(">", 1)[1]
     assert ">Winners:<" in svg and ">Seat 0, Seat 1 and Seat 2<" in svg and "— final round" in svg

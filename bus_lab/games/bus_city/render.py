@@ -105,9 +105,9 @@ def _centre(entry: dict[str, Any]) -> tuple[float, float]:
     return x + w / 2, y + h / 2
 
 
-def _symbol(entry: dict[str, Any], reach: bool = False, chosen: bool = False) -> str:
+def _symbol(entry: dict[str, Any], reach: bool = False) -> str:
     """The symbol of a street card on its side of the street, the card's id and, on a card the bus
-    to move can reach, the word "reach" ("chosen" instead on a card chosen in the widget).
+    to move can reach, the word "reach".
 
     A card keeps one end free for the buses (see :func:`_bus` and :func:`_bus_room`): the first
     :data:`LABEL_ROOM` pixels from its west or north end hold the rest. On an east-west card the
@@ -120,7 +120,7 @@ def _symbol(entry: dict[str, Any], reach: bool = False, chosen: bool = False) ->
     cx, cy = _centre(entry)
     side = entry["side"]
     halo = STREET if entry["card"] is not None else EMPTY_STREET
-    word = "chosen" if chosen else "reach" if reach else ""
+    word = "reach" if reach else ""
     if entry["kind"] == "h":
         sx = x + LABEL_ROOM / 2
         sy = cy + LANE if side == "S" else cy - LANE
@@ -131,9 +131,7 @@ def _symbol(entry: dict[str, Any], reach: bool = False, chosen: bool = False) ->
         sx, sy = cx, y + 28
         label_y, mark_y = y + 51, y + 13
         lx = cx
-    mark = (
-        _t(lx, mark_y, word, weight="bold", fill="#000" if chosen else HIGHLIGHT, halo=halo) if word else ""
-    )
+    mark = _t(lx, mark_y, word, weight="bold", fill=HIGHLIGHT, halo=halo) if word else ""
     if entry["card"] is None:
         return mark
     label = (
@@ -307,16 +305,13 @@ def describe(view: dict[str, Any], status: bool = True) -> str:
     return " ".join(parts)
 
 
-def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status: bool = True) -> str:
+def grid_svg(view: dict[str, Any], *, status: bool = True) -> str:
     """The whole table as one SVG string, drawn from ``view`` (``State.view(seat)``).
 
     Args:
         view (dict): a BUS view.
-        selected (list[str] | None): slot names to mark as chosen (the widget's construction
-            chooser), drawn with a thick dashed outline and "chosen".
         status (bool): put the status sentence in the ``aria-label`` too (see :func:`describe`).
     """
-    selected = selected or []
     reach = set(view["reachable"])
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
@@ -324,9 +319,9 @@ def grid_svg(view: dict[str, Any], selected: list[str] | None = None, *, status:
         f'style="max-width:100%;height:auto;background:#fff;font-family:sans-serif">'
     ]
     out += _blocks()
-    out += [_street(entry, entry["slot"] in reach, entry["slot"] in selected) for entry in view["grid"]]
+    out += [_street(entry, entry["slot"] in reach) for entry in view["grid"]]
     out += _route(view)  # under the symbols and labels
-    out += [_symbol(e, reach=e["slot"] in reach, chosen=e["slot"] in selected) for e in view["grid"]]
+    out += [_symbol(e, reach=e["slot"] in reach) for e in view["grid"]]
     out += _intersections()
     out += _buses(view)
     out += _progress_areas(view)
@@ -348,19 +343,16 @@ def _blocks() -> list[str]:
     return out
 
 
-def _street(entry: dict[str, Any], reach: bool, chosen: bool) -> str:
-    """A street card's outline: thick blue when the bus to move can reach it, thick dashed black
-    when chosen in the widget."""
+def _street(entry: dict[str, Any], reach: bool) -> str:
+    """A street card's outline: thick blue when the bus to move can reach it."""
     x, y, w, h = slot_box(entry)
-    stroke, width, dash = "#888", 1.0, ""
+    stroke, width = "#888", 1.0
     if reach:
         stroke, width = HIGHLIGHT, 3.5
-    if chosen:
-        stroke, width, dash = "#000", 4, ' stroke-dasharray="6 3"'
     fill = STREET if entry["card"] is not None else EMPTY_STREET
     return (
         f'<rect class="street" data-slot="{entry["slot"]}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
-        f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width:g}"{dash}/>'
+        f'height="{h:.1f}" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="{width:g}"/>'
     )
 
 
@@ -472,17 +464,16 @@ def _winners(view: dict[str, Any], y: float) -> list[str]:
     return [_line(y, head, size=13, weight="bold"), _line(y + 18, joined, size=13, weight="bold")]
 
 
-def grid_html(view: dict[str, Any], selected: list[str] | None = None, *, status: bool = True) -> str:
+def grid_html(view: dict[str, Any], *, status: bool = True) -> str:
     """``<div>`` with the status line and the SVG table (for ``_repr_html_`` and widgets).
 
     Args:
         view (dict): a BUS view.
-        selected (list[str] | None): slots to mark as chosen (see :func:`grid_svg`).
         status (bool): show the status sentence (a line above the drawing, and in its
-            ``aria-label``); the widget passes ``False`` because its own status line shows it.
+            ``aria-label``).
     """
     line = f"<div role='status'><b>{escape(view['status'])}</b></div>" if status else ""
-    return f"<div class='bus-city-table'>{line}{grid_svg(view, selected, status=status)}</div>"
+    return f"<div class='bus-city-table'>{line}{grid_svg(view, status=status)}</div>"
 
 
 def grid_text(view: dict[str, Any]) -> str:
