@@ -64,6 +64,7 @@ DRAWERS.ride_the_bus = (() => {
 .rtb-pips { letter-spacing: 2px; color: #0b5cad; }
 .rtb .bl-choice-slot .bl-choice { min-height: 44px; padding: 4px 10px; }
 .rtb .bl-choice-slot .bl-choice-hint { display: none; }
+.rtb .bl-choice-slot .bl-choice small { font-size: 12px; }
 .rtb-pyr { display: flex; flex-direction: column; gap: 3px; }
 .rtb-prow { display: flex; align-items: flex-end; gap: 6px; }
 .rtb-plabel { flex: 0 0 46px; font-size: 11px; color: #4a4a4a; line-height: 1.2; padding-bottom: 12px; }
