@@ -433,10 +433,25 @@ DRAWERS.ride_the_bus = (() => {
     return ctx.h("section", { class: "rtb-part2", "aria-label": "Table" }, body, foot);
   }
 
+  // -- motion: a card just dealt comes from the next-card place ------------------------------------
+  function dealMotion(root, { motion, before }) {
+    // Core fades in a card it has not seen; a card dealt into a row or onto the bus instead slides
+    // from where the face-down next card was (short, and only when core animates this frame).
+    if (!motion || !before || !before.has("next")) return;
+    const from = before.get("next").rect;
+    for (const el of root.querySelectorAll('[data-anim^="card:"]')) {
+      if (before.has(el.dataset.anim) || typeof el.animate !== "function") continue;
+      const now = el.getBoundingClientRect();
+      for (const a of el.getAnimations()) a.cancel();
+      const shift = `translate(${from.left - now.left}px, ${from.top - now.top}px)`;
+      el.animate([{ transform: shift + " scaleX(0.2)" }, { transform: "none" }], { duration: 280, easing: "ease-out" });
+    }
+  }
+
   // -- the whole board -----------------------------------------------------------------------
   return function draw(view, ctx) {
     const one = ctx.phone || ctx.width < 560;
-    return ctx.h(
+    const root = ctx.h(
       "div",
       { class: "rtb" + (one ? " rtb-one" : ""), "data-phase": view.phase },
       ctx.h("style", {}, CSS),
@@ -444,5 +459,7 @@ DRAWERS.ride_the_bus = (() => {
       seatsPanel(ctx, view),
       part2Panel(ctx, view),
     );
+    ctx.after((info) => dealMotion(root, info));
+    return root;
   };
 })();
