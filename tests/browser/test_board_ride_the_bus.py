@@ -49,6 +49,36 @@ FIT_JS = """() => {
   };
 }"""
 
+#: Every text on the board: its contrast ratio against the background it sits on (WCAG formula;
+#: the first opaque background up the tree), and every target's accessible name.
+CONTRAST_JS = """() => {
+  for (const a of document.getAnimations()) a.finish();
+  const parse = (c) => { const p = c.match(/rgba?\\(([^)]+)\\)/)[1].split(',').map(Number);
+                         return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  const bgOf = (el) => { for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor); if (c[3] > 0) return c; } return [255, 255, 255, 1]; };
+  const texts = [];
+  for (const el of document.querySelectorAll('.bl-board *')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length) continue;
+    const [hi, lo] = [lum(parse(getComputedStyle(el).color)), lum(bgOf(el))].sort((x, y) => y - x);
+    texts.push([(hi + 0.05) / (lo + 0.05), el.textContent.trim().slice(0, 30)]);
+  }
+  const names = [...document.querySelectorAll('.bl-board [data-target]')].map(
+    (e) => [e.dataset.target, e.getAttribute('aria-label') || '']);
+  return { texts, names };
+}"""
+
+
+def check_readable(page) -> None:
+    """Every text on the board has contrast ≥ 4.5:1; every target has an accessible name."""
+    found = page.evaluate(CONTRAST_JS)
+    low = [(round(ratio, 2), text) for ratio, text in found["texts"] if ratio < 4.5]
+    assert not low, low
+    assert found["texts"] and all(name.strip() for _, name in found["names"]), found["names"]
+
 
 def inside(rect: list[float], vw: float, vh: float) -> bool:
     left, top, right, bottom = rect
@@ -186,7 +216,8 @@ def test_a_give_is_a_tap_on_the_takers_row_and_the_givers_row_says_why_not(blank
 def test_eight_players_fit_the_window_without_scrolling(blank_page, width, options):
     """8 people at the table, a whole game clicked through: at every turn the board box, the
     answer buttons and Step are inside a ``width``×768 window, nothing scrolls (the page nor the
-    board), and no text on the board is under 11 px. A screenshot at the first bus guess."""
+    board), no text on the board is under 11 px or under 4.5:1 contrast, and every target has an
+    accessible name. A screenshot at the first bus guess."""
     blank_page.set_viewport_size({"width": width, "height": 768})
     w = RideTheBusWidget(players=8, humans=tuple(range(8)), seed=3, **options)
     bp = BoardPage(blank_page, w)
@@ -195,6 +226,7 @@ def test_eight_players_fit_the_window_without_scrolling(blank_page, width, optio
     def on_turn(frame: dict) -> None:
         fit = check_fit(blank_page)
         assert not fit["pageScrolls"], fit
+        check_readable(blank_page)
         seen["checks"] += 1
         if frame["view"]["phase"] == "bus" and not seen["shot"] and options["board"] == "pyramid":
             SCREENS.mkdir(parents=True, exist_ok=True)
@@ -231,3 +263,27 @@ def test_the_board_reflows_on_a_phone(blank_page, options):
 
     play_by_clicking(bp, random.Random(7), on_turn=on_turn)
     assert shot["done"] or "board" in options
+
+
+def test_the_board_plays_from_the_keyboard(blank_page):
+    """Enter on a focused answer plays it (RTB-Q1); at a give, the arrow keys move among the rows
+    and Enter on a row hands the points to that seat (RTB-Q-RIGHT); Enter on the giver's own row
+    plays nothing."""
+    w = RideTheBusWidget(players=3, humans=(0, 1, 2), seed=1, deck=["7H"])
+    bp = BoardPage(blank_page, w)
+    red = next(m for m in w.frame["moves"] if m["label"] == "red")
+    blank_page.focus(f'.bl-choice[data-action="{red["action"]}"]')
+    assert bp.press("Enter") == 1 and w.session.state.history() == [red["action"]]
+    bp.click('[data-control="step"]')  # 7♥: right, seat 0 hands out 1 point
+    blank_page.focus('.bl-board [data-target][tabindex="0"]')
+    seen = []
+    for _ in range(3):
+        key = blank_page.evaluate("() => document.activeElement.dataset.target")
+        seen.append(key)
+        if key == "seat:2":
+            break
+        bp.press("ArrowDown")
+    assert seen[-1] == "seat:2" and set(seen) <= {"seat:0", "seat:1", "seat:2"}
+    history = w.session.state.history()
+    assert bp.press("Enter") == 1
+    assert w.session.state.history() == history + [202] and w.session.state.points == [0, 0, 1]
