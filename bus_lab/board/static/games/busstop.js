@@ -25,7 +25,7 @@ DRAWERS.busstop = (() => {
   const SEAT_COLOURS = ["#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00"];
 
   const STYLE = `
-.bsb { display: flex; flex-direction: column; gap: 4px; font-size: 13px; color: #1a1a1a; }
+.bsb { display: flex; flex-direction: column; gap: 3px; font-size: 13px; color: #1a1a1a; }
 .bsb-legend { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: center; color: #333; font-size: 12px; }
 .bsb-legend > span { display: inline-flex; align-items: center; gap: 3px; }
 .bsb-row { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; }
@@ -52,13 +52,13 @@ DRAWERS.busstop = (() => {
 .bsb-tile.used { border: 1px dashed #aaa; color: #595959; font-weight: 400; }
 .bsb-zone { display: flex; gap: 4px; flex-wrap: wrap; }
 .bsb-pos { border: 1px solid #889; border-radius: 5px; background: #f2f6fa; padding: 1px 3px;
-  display: flex; gap: 3px; align-items: center; min-height: 32px; }
+  display: flex; gap: 3px; align-items: center; min-height: 30px; }
 .bsb-pos.current { border: 2px solid #0b5cad; }
 .bsb-pos .icons { font-size: 11px; line-height: 1.25; white-space: nowrap; }
 .bsb-pos .icons b { font-size: 12px; }
-.bsb-pos .held { display: flex; flex-direction: column; align-items: center; }
+.bsb-pos .held { display: flex; align-items: center; gap: 2px; }
 .bsb-pos .who { font-size: 11px; line-height: 1.1; color: #4a4a4a; max-width: 52px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.bsb-boards { display: grid; grid-template-columns: repeat(auto-fill, minmax(318px, 1fr)); gap: 5px; }
+.bsb-boards { display: grid; grid-template-columns: repeat(auto-fill, minmax(318px, 1fr)); gap: 4px; }
 .bsb.phone .bsb-boards { grid-template-columns: minmax(0, 1fr); }
 .bsb-board { border: 1px solid #aaa; border-left: 6px solid var(--seat); border-radius: 6px; padding: 2px 4px;
   display: flex; flex-direction: column; gap: 2px; background: #fff; min-width: 0; }
@@ -271,7 +271,7 @@ DRAWERS.busstop = (() => {
           const name = `${names[pos.holder]}'s tile ${pos.tile} on P${i + 1}: a ${sort}`;
           kids.push(h("span", { class: "held" }, targetWrap(tileCard(pos.holder, pos.tile), `played:${pos.holder}`, name), whoTag(pos.holder)));
         } else {
-          kids.push(h("span", { class: "held" }, empty("—"), whoTag(pos.holder)));
+          kids.push(h("span", { class: "held", title: "its tile was taken" }, whoTag(pos.holder)));
         }
       }
       const title = `P${i + 1}` + (pos.conductor ? ": the conductor space (its holder conducts next round)" : "");
