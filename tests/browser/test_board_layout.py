@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from bus_lab.widgets import BusAndStopWidget, BusCityWidget, BusstopWidget, RideTheBusWidget
+from bus_lab.widgets import BusAndStopWidget, BusCityWidget, RideTheBusWidget
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -77,11 +77,10 @@ def overlapping(texts: list[dict], pad: float = 0.5) -> list[tuple[str, str]]:
     "make",
     [
         lambda: BusAndStopWidget(players=4, humans=(), seed=3),
-        lambda: BusstopWidget(players=5, humans=(), seed=5, passenger_bonus=True, end_bonus=True),
         lambda: BusCityWidget(players=3, humans=(), seed=1),
         lambda: BusCityWidget(players=2, humans=(), seed=2, challenging=True),
     ],
-    ids=["bus_and_stop", "busstop", "bus_city", "bus_city_2_challenging"],
+    ids=["bus_and_stop", "bus_city", "bus_city_2_challenging"],
 )
 def test_board_text_is_at_least_11_px_and_never_overlaps(board_page, make):
     """In a 940 px output area the board is drawn unscaled, its smallest text is 11 px on screen,
