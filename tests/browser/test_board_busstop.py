@@ -37,6 +37,30 @@ IN_VIEW = """sel => {
 }"""
 
 
+#: Every text on the board whose contrast with the background behind it is below 4.5:1.
+LOW_CONTRAST_JS = """() => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const back = (el) => { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor);
+    if (c.length < 4 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+  const low = [];
+  for (const el of document.querySelectorAll('.bl-board *')) {
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join('');
+    if (!text || el.tagName === 'STYLE') continue;
+    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(back(el))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(text + ' ' + ratio.toFixed(2));
+  }
+  return low;
+}"""
+
+#: The smallest font size (px) of any text on the board.
+SMALLEST_TEXT_JS = """() => Math.min(...[...document.querySelectorAll('.bl-board *')]
+  .filter((el) => el.tagName !== 'STYLE' && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+  .map((el) => parseFloat(getComputedStyle(el).fontSize)))"""
+
+
 def targets_on_page(page) -> set[str]:
     return set(page.eval_on_selector_all("[data-target]", "els => els.map(e => e.dataset.target)"))
 
@@ -113,6 +137,10 @@ def test_a_whole_game_played_by_clicking_the_board(blank_page, table):
         shown = targets_on_page(blank_page)
         for move in moves:
             assert set(move["path"]) <= shown, (move, sorted(shown))
+            first = f'[data-target="{move["path"][0]}"]'
+            assert blank_page.locator(f"{first}.bl-legal, {first}.bl-selected").count() >= 1, move
+        assert blank_page.evaluate(LOW_CONTRAST_JS) == []
+        assert blank_page.evaluate(SMALLEST_TEXT_JS) >= 11
         move = rng.choice(moves)
         if table["players"] == 5 and not shot and state.round >= 4 and move["kind"] == "place":
             screens_and_fit(bp, move)

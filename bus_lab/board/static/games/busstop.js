@@ -48,7 +48,7 @@ DRAWERS.busstop = (() => {
 .bsb-empty { border: 1px dashed #999; background: #fbfbf8; color: #4a4a4a; font-weight: 400; font-size: 11px; }
 .bsb-empty.nine { border: 2px solid #8a2a00; color: #8a2a00; font-weight: 700; }
 .bsb-tile { border: 2px solid #555; background: #fff; }
-.bsb-tile.down { background: repeating-linear-gradient(45deg, #444, #444 3px, #666 3px, #666 6px); color: #fff; }
+.bsb-tile.down { background: #444 repeating-linear-gradient(45deg, #444, #444 3px, #666 3px, #666 6px); color: #fff; }
 .bsb-tile.used { border: 1px dashed #aaa; color: #595959; font-weight: 400; }
 .bsb-zone { display: flex; gap: 4px; flex-wrap: wrap; }
 .bsb-pos { border: 1px solid #889; border-radius: 5px; background: #f2f6fa; padding: 1px 3px;
