@@ -146,6 +146,14 @@ def test_a_whole_game_played_by_clicking_the_board(blank_page, table):
             screens_and_fit(bp, move)
             shot = True
         kinds.add(move["kind"])
+        if move["kind"] == "place":  # the passenger keeps its identity and moves to the bus or queue
+            anim = blank_page.get_attribute(f'[data-target="{move["path"][0]}"] [data-anim]', "data-anim")
+            click_move(bp, move)
+            where = f'[data-target="{move["path"][1]}"] [data-anim="{anim}"]'
+            assert blank_page.locator(where).count() == 1 or "leaves" in move["hint"], (move, anim)
+            moving = "() => document.getAnimations().filter((a) => a.effect && a.effect.target.dataset.anim).length"
+            assert blank_page.evaluate(moving) >= 1
+            continue
         click_move(bp, move)
     assert w.session.state.is_terminal()
     assert kinds == {"bid", "white", "place", "board"} or table["players"] != 5
