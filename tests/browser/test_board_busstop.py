@@ -163,3 +163,22 @@ def test_a_whole_game_played_by_clicking_the_board(blank_page, table):
     assert "[BSB-WIN]" in blank_page.inner_text(".bl-heading")
     if table["players"] == 5:
         assert shot
+
+
+def test_a_bid_is_made_with_the_keyboard(blank_page):
+    """BSB-ROUND-BID: Tab reaches the hand, an arrow moves to the next tile, Enter plays it; each
+    tile has an accessible name with its number and sort."""
+    w = BusstopWidget(players=3, humans=(0,), seed=1, deck=["Gi", "Gi", "ET"])
+    bp = BoardPage(blank_page, w)
+    while not w.frame["moves"]:
+        bp.click('[data-control="step"]')
+    assert blank_page.get_attribute('[data-target="tile:1"]', "aria-label") == "Tile 1 (baby)"
+    for _ in range(40):  # Tab until the board's roving target has focus
+        blank_page.keyboard.press("Tab")
+        if blank_page.evaluate("() => document.activeElement.dataset.target || ''"):
+            break
+    assert blank_page.evaluate("() => document.activeElement.dataset.target") == "tile:1"
+    bp.press("ArrowRight")
+    assert blank_page.evaluate("() => document.activeElement.dataset.target") == "tile:2"
+    bp.press("Enter")
+    assert w.session.state.bids[0] == 2 and w.last_error is None
