@@ -349,7 +349,7 @@ DRAWERS.busstop = (() => {
       // the hand, this round's tile, the passengers to place
       const foot = [];
       if (k === view.proxy) {
-        foot.push(h("span", { class: "lbl" }, `${board.hand.length} tiles face down, drawn at random`));
+        foot.push(h("span", { class: "lbl" }, `${board.hand.length} tile${board.hand.length === 1 ? "" : "s"} face down, drawn at random`));
       } else {
         const bidding = node === "bid" && isActing;
         const inHand = new Set(board.hand);
