@@ -1,4 +1,7 @@
-"""Headless tests of the widgets: build them, click buttons, set values, read what they show.
+"""Headless tests of the widgets on the touchable board: build them, play and step with the same
+methods the page calls (``w.step()``, ``w.play(...)``, ``w.handle_message(...)``), and read the
+frame the page draws (``w.frame``: view, moves with their targets, odds and consequences, status,
+message line, scores, log, controls).
 
 Expected odds are counted by hand here from a deck listed in the test (ranks 2..14, suits C D H S),
 not taken from the engine.
@@ -6,7 +9,6 @@ not taken from the engine.
 
 from __future__ import annotations
 
-import html
 import random
 import re
 import subprocess
@@ -16,13 +18,16 @@ from fractions import Fraction
 
 import ipywidgets
 import pytest
-from widget_helpers import log_lines, shown_points, shown_winners, visible, widget_count
+from widget_helpers import widget_count
 
 from bus_lab import ParameterError, Session, load_game
+from bus_lab.board.adapters.ride_the_bus import ADAPTER, ANSWER_WORDS
+from bus_lab.board.frame import adapter_for, format_odds
 from bus_lab.games.ride_the_bus.cards import card_code, card_label
 from bus_lab.games.ride_the_bus.phases import RideTheBusPhase
 from bus_lab.prob import guess_odds
 from bus_lab.widgets import FoldingPanel, GameWidget, RideTheBusWidget
+from bus_lab.widgets.base import BoardWidget
 
 RANK_OF = {r: v for v, r in enumerate("23456789TJQKA", start=2)}
 FULL_DECK = [(rank, suit) for rank in range(2, 15) for suit in "CDHS"]
@@ -35,22 +40,54 @@ def hand_count(seen: list[str], test) -> Fraction:
     return Fraction(sum(1 for rank, suit in unseen if test(rank, suit)), len(unseen))
 
 
-def button(w, starts: str) -> ipywidgets.Button:
-    matches = [b for b in visible(w) if b.description.startswith(starts)]
-    assert len(matches) == 1, [b.description for b in visible(w)]
-    return matches[0]
+# -- reading the frame as the page draws it ------------------------------------------------------
+def moves(w) -> list[dict]:
+    """The moves a person can make now (empty when no person is to move)."""
+    return w.frame["moves"]
+
+
+def move(w, label: str) -> dict:
+    """The move whose label is ``label`` (exactly one)."""
+    found = [m for m in moves(w) if m["label"] == label]
+    assert len(found) == 1, [m["label"] for m in moves(w)]
+    return found[0]
+
+
+def shown_points(w) -> list[int]:
+    """Points per seat in the scores table, seat by seat."""
+    rows = w.frame["scores"]["rows"]
+    assert [r["seat"] for r in rows] == list(range(w.session.game.num_players))
+    return [r["points"] for r in rows]
+
+
+def shown_winners(w) -> list[int]:
+    return list(w.frame["scores"]["winners"])
+
+
+def log_lines(w) -> list[str]:
+    """The event log as shown, ``"[RULE-ID] text"``, newest first."""
+    return [f"[{e['rule']}] {e['text']}" for e in w.frame["log"]["events"]]
 
 
 def play_until(w, done, rng: random.Random | None = None, limit: int = 3000) -> int:
-    """Click a move button when a human must act, else Step, until ``done()``."""
-    clicks = 0
+    """Play a person's move (random, or the first) when one is due, else Step, until ``done()``."""
+    taken = 0
     while not done():
-        assert clicks < limit, "the game did not end"
-        moves = visible(w)
-        (rng.choice(moves) if moves and rng else moves[0] if moves else w.step_button).click()
-        assert w.last_error is None, w.error.value
-        clicks += 1
-    return clicks
+        assert taken < limit, "the game did not end"
+        legal = moves(w)
+        if legal:
+            w.handle_message(
+                {
+                    "type": "move",
+                    "action": (rng.choice(legal) if rng else legal[0])["action"],
+                    "seq": w.frame["seq"],
+                }
+            )
+        else:
+            w.step()
+        assert w.last_error is None, w.message_text
+        taken += 1
+    return taken
 
 
 def test_import_bus_lab_does_not_import_ipywidgets():
@@ -59,7 +96,7 @@ def test_import_bus_lab_does_not_import_ipywidgets():
     assert out.stdout.strip() == "False"
 
 
-def test_whole_game_clicked_through_shows_the_right_scores_and_winners():
+def test_whole_game_played_through_shows_the_right_scores_and_winners():
     """RTB-Q-ORDER … RTB-B-END, RTB-SCORE-LOW, RTB-SCORE-TIE: a 4-player game with a human seat."""
     w = RideTheBusWidget(players=4, humans=(0,), seed=12)
     rng = random.Random(5)
@@ -67,42 +104,48 @@ def test_whole_game_clicked_through_shows_the_right_scores_and_winners():
     human_moves = 0
     while not w.session.state.is_terminal():
         assert human_moves + w.session.position < 3000
-        parts_seen.update(re.findall(r"Part \d of 3|Game over", w.header.value))
-        moves = visible(w)
-        if moves:
+        parts_seen.update(re.findall(r"Part \d of 3|Game over", w.frame["heading"]))
+        legal = moves(w)
+        if legal:
             assert w.session.waiting_for_human() and w.session.state.current_player() == 0
-            rng.choice(moves).click()
+            assert w.frame["to_move"] == 0 and w.frame["prompt"] == "Your move, Seat 0:"
+            w.play(rng.choice(legal)["action"])
             human_moves += 1
         else:
             assert not w.session.waiting_for_human()
-            w.step_button.click()
-        assert w.last_error is None, w.error.value
-    parts_seen.update(re.findall(r"Part \d of 3|Game over", w.header.value))
+            w.step()
+        assert w.last_error is None, w.message_text
+    parts_seen.update(re.findall(r"Part \d of 3|Game over", w.frame["heading"]))
     state = w.session.state
     points = shown_points(w)
-    assert points == state.returns()
+    assert points == state.returns() == [s["points"] for s in w.frame["seats"]]
     lowest = min(points)
     assert shown_winners(w) == [s for s, p in enumerate(points) if p == lowest] == state.winners()
     for seat, p in enumerate(points):  # the breakdown adds up to the points shown
         assert sum(line["points"] for line in state.score_breakdown(seat)) == p
-    assert "Result:" in w.scores.value and "★ winner" in w.scores.value
-    assert state.status() in html.unescape(w.status.value) and "Game over" in state.status()
+    assert w.frame["scores"]["result"].startswith("Result:")
+    assert [r["winner"] for r in w.frame["scores"]["rows"]] == [p == lowest for p in points]
+    assert w.status_text.count(state.status()) == 1 and "Game over" in state.status()
     assert parts_seen == {"Part 1 of 3", "Part 2 of 3", "Part 3 of 3", "Game over"}
     assert human_moves >= 4  # seat 0 answered the four questions (RTB-Q1..Q4)
-    assert visible(w) == [] and w.step_button.disabled and w.play.disabled
-    w.step_button.click()  # Step after the end: a note, nothing changes
-    assert "game is over" in w.error.value and w.session.state is state
+    assert moves(w) == [] and not w.frame["controls"]["can_step"] and not w.frame["controls"]["autoplay"]
+    w.step()  # Step after the end: a note, nothing changes
+    assert "game is over" in w.message_text and w.session.state is state and w.last_error is None
 
 
-def test_give_buttons_offer_every_other_seat():
-    """RTB-Q-RIGHT: a right guess lets its player choose who takes the points."""
+def test_give_is_a_tap_on_every_other_seats_row():
+    """RTB-Q-RIGHT: a right guess lets its player choose who takes the points: each other seat's
+    row is a target (a tap plays it); the giver's own row is blocked, with the reason."""
     w = RideTheBusWidget(players=4, humans=(0,), deck=["7H"])
-    button(w, "red").click()  # 7H is red: right
-    w.step_button.click()  # deal 7H
-    gives = visible(w)
-    assert [b.description for b in gives] == ["give to seat 1", "give to seat 2", "give to seat 3"]
-    assert all("RTB-Q-RIGHT" in b.tooltip and "1 point" in b.tooltip for b in gives)
-    gives[1].click()
+    w.play("red")  # 7H is red: right
+    w.step()  # deal 7H
+    gives = moves(w)
+    assert [m["label"] for m in gives] == ["give to seat 1", "give to seat 2", "give to seat 3"]
+    assert [m["path"] for m in gives] == [["seat:1"], ["seat:2"], ["seat:3"]]
+    assert all(m["choice"] is None and m["odds"] is None for m in gives)
+    assert [m["hint"] for m in gives] == [f"Seat {k} takes 1 point: 0 → 1 (RTB-Q-RIGHT)" for k in (1, 2, 3)]
+    assert list(w.frame["blocked"]) == ["seat:0"] and "another player" in w.frame["blocked"]["seat:0"]
+    w.handle_message({"type": "move", "action": move(w, "give to seat 2")["action"], "seq": w.frame["seq"]})
     assert shown_points(w) == [0, 0, 1, 0]
     assert log_lines(w)[0] == "[RTB-Q-RIGHT] Seat 0 gives 1 point to Seat 2."
 
@@ -113,32 +156,34 @@ def test_first_question_odds_are_one_half_on_a_fresh_deck():
     red = hand_count([], lambda rank, suit: suit in "DH")
     black = hand_count([], lambda rank, suit: suit in "CS")
     assert red == black == Fraction(1, 2)
-    assert [b.description for b in visible(w)] == ["red — 1/2 (50.0%)", "black — 1/2 (50.0%)"]
-    assert "1/2 (50.0%)" in visible(w)[0].tooltip
+    assert [(m["choice"], m["odds"]) for m in moves(w)] == [
+        ("Red ♥♦", "1/2 (50.0%)"),
+        ("Black ♣♠", "1/2 (50.0%)"),
+    ]
+    assert all(m["path"] == ["card:next"] for m in moves(w))
+    assert "you take 1 point (RTB-Q-WRONG)" in moves(w)[0]["hint"]
     # seat 1's Q1 after 7H was dealt to seat 0: 25 red and 26 black cards among 51
-    button(w, "black").click()  # wrong: seat 0 takes 1 point (RTB-Q-WRONG)
-    w.step_button.click()
+    w.play("black")  # wrong: seat 0 takes 1 point (RTB-Q-WRONG)
+    w.step()
     red = hand_count(["7H"], lambda rank, suit: suit in "DH")
     black = hand_count(["7H"], lambda rank, suit: suit in "CS")
     assert (red, black) == (Fraction(25, 51), Fraction(26, 51))
-    assert [b.description for b in visible(w)] == ["red — 25/51 (49.0%)", "black — 26/51 (51.0%)"]
+    assert [m["odds"] for m in moves(w)] == ["25/51 (49.0%)", "26/51 (51.0%)"]
 
 
 def test_second_question_odds_after_a_seven():
     """RTB-Q2: higher/lower than a first card 7; the same rank is wrong, so sevens count for neither."""
     w = RideTheBusWidget(players=2, humans=(0,), deck=["7H", "2C"])
-    button(w, "black").click()  # wrong: no give step
+    w.play("black")  # wrong: no give step
     play_until(w, lambda: w.session.waiting_for_human())
     seen = ["7H", "2C"]
     higher = hand_count(seen, lambda rank, suit: rank > 7)
     lower = hand_count(seen, lambda rank, suit: rank < 7)
     assert (higher, lower) == (Fraction(28, 50), Fraction(19, 50))
-    labels = [b.description for b in visible(w)]
-    assert labels == [
-        f"higher — 14/25 ({float(higher) * 100:.1f}%)",
-        f"lower — 19/50 ({float(lower) * 100:.1f}%)",
+    assert [(m["choice"], m["odds"]) for m in moves(w)] == [
+        ("Higher", "14/25 (56.0%)"),
+        ("Lower", "19/50 (38.0%)"),
     ]
-    assert labels == ["higher — 14/25 (56.0%)", "lower — 19/50 (38.0%)"]
     odds = guess_odds(w.session.state)
     assert sorted(odds.values()) == [lower, higher]
     # The same count with only the seven seen gives the textbook 28/51 (one fresh deck):
@@ -147,33 +192,35 @@ def test_second_question_odds_after_a_seven():
 
 def test_back_and_forward_change_board_and_position():
     w = RideTheBusWidget(players=4, humans=(), seed=4)
-    boards = [w.board.value]
+    views = [w.frame["view"]]
     for _ in range(6):
-        w.step_button.click()
-        boards.append(w.board.value)
-    assert w.session.position == 6 and w.timeline.value == 6 and w.timeline.max == 6
-    w.back_button.click()
-    assert w.session.position == 5 and w.board.value == boards[5] != boards[6]
-    assert w.timeline.value == 5 and not w.forward_button.disabled
-    w.back_button.click()
-    assert w.board.value == boards[4]
-    w.forward_button.click()
-    w.forward_button.click()
-    assert w.session.position == 6 and w.board.value == boards[6] and w.forward_button.disabled
-    w.forward_button.click()  # nothing to redo: a note, not an error
-    assert w.last_error is None and "nothing to redo" in w.error.value
+        w.step()
+        views.append(w.frame["view"])
+    c = w.frame["controls"]
+    assert w.session.position == 6 and c["position"] == 6 and c["last"] == 6
+    w.back()
+    assert w.session.position == 5 and w.frame["view"] == views[5] != views[6]
+    assert w.frame["controls"]["position"] == 5 and w.frame["controls"]["can_forward"]
+    w.handle_message({"type": "control", "name": "back", "value": None, "seq": w.frame["seq"]})
+    assert w.frame["view"] == views[4]
+    w.forward()
+    w.forward()
+    assert w.session.position == 6 and w.frame["view"] == views[6] and not w.frame["controls"]["can_forward"]
+    w.forward()  # nothing to redo: a note, not an error
+    assert w.last_error is None and "nothing to redo" in w.message_text
+    assert w.frame["message"]["kind"] == "note"
     for _ in range(6):
-        w.back_button.click()
-    assert w.session.position == 0 and w.back_button.disabled and w.board.value == boards[0]
+        w.back()
+    assert w.session.position == 0 and not w.frame["controls"]["can_back"] and w.frame["view"] == views[0]
 
 
-def test_reset_with_a_new_seed_replays_a_fresh_session():
+def test_new_game_with_a_new_seed_replays_a_fresh_session():
     w = RideTheBusWidget(players=4, humans=(), seed=1)
     for _ in range(5):
-        w.step_button.click()
-    w.seed_box.value = 7
-    w.reset_button.click()
+        w.step()
+    w.handle_message({"type": "control", "name": "reset", "value": 7, "seq": w.frame["seq"]})
     assert w.session.position == 0 and w.session.seed == 7 and len(w.session) == 1
+    assert w.frame["controls"]["seed"] == 7 and w.settings["seed"].value == 7
     play_until(w, lambda: w.session.state.is_terminal())
     fresh = Session(load_game("ride_the_bus", players=4), seed=7, bots="best_odds")
     fresh.run_to_end()
@@ -184,92 +231,106 @@ def test_reset_with_a_new_seed_replays_a_fresh_session():
     assert other.state.history() != fresh.state.history()  # the seed matters
 
 
-def test_timeline_slider_rewinds_the_log_and_board():
+def test_timeline_rewinds_the_log_and_board():
     w = RideTheBusWidget(players=3, humans=(), seed=2)
     for _ in range(12):
-        w.step_button.click()
+        w.step()
     late = w.session.state.events()[-1]
     assert log_lines(w)[0] == f"[{late.rule}] {late.text}"
-    board = w.board.value
-    w.timeline.value = 2
-    assert w.session.position == 2 and w.board.value != board
+    view = w.frame["view"]
+    w.handle_message({"type": "control", "name": "goto", "value": 2, "seq": w.frame["seq"]})
+    assert w.session.position == 2 and w.frame["view"] != view and not w.frame["animate"]
     events = w.session.state_at(2).events()
     assert log_lines(w) == [f"[{e.rule}] {e.text}" for e in reversed(events)]  # newest first, nothing later
     assert f"[{late.rule}] {late.text}" not in log_lines(w)
-    w.timeline.value = 12
+    w.goto(12)
     assert (
         w.session.position == 12
         and log_lines(w)[0] == f"[{late.rule}] {late.text}"
-        and w.board.value == board
+        and w.frame["view"] == view
     )
-    w.back_button.click()
-    assert w.timeline.value == 11  # the slider follows the position
+    w.back()
+    assert w.frame["controls"]["position"] == 11  # the timeline follows the position
 
 
 def test_step_while_a_human_must_act_shows_a_note_and_changes_nothing():
     """RTB-Q1: seat 0 (human) must answer; Step does not answer for them."""
     w = RideTheBusWidget(players=4, humans=(0,), seed=0)
-    board, history = w.board.value, w.session.state.history()
-    w.step_button.click()
-    assert "Seat 0 must choose a move" in w.error.value
+    view, history = w.frame["view"], w.session.state.history()
+    assert not w.frame["controls"]["can_step"]
+    w.step()
+    assert "Seat 0 must choose a move" in w.message_text
     assert w.last_error is None
-    assert w.board.value == board and w.session.state.history() == history == []
-    visible(w)[0].click()  # a successful action clears the line
-    assert w.error.value == "" and w.session.position == 1
+    assert w.frame["view"] == view and w.session.state.history() == history == []
+    w.play(moves(w)[0]["action"])  # a successful action clears the line
+    assert w.message_text == "" and w.session.position == 1
 
 
-def test_an_exception_in_a_callback_is_shown_in_the_widget():
+def test_an_exception_in_a_step_is_shown_in_the_widget():
     """A scripted card that cannot come up raises inside Step; the widget shows it. (A deck that
     repeats a card is refused when the widget is made, so the repeat is added afterwards.)"""
     w = RideTheBusWidget(players=2, humans=(), deck=["7H"])
     w.session.deck.append("7H")
-    position = None
+    position = view = None
     for _ in range(10):
-        position = w.session.position
-        w.step_button.click()
+        position, view = w.session.position, w.frame["view"]
+        w.step()
         if w.last_error is not None:
             break
     assert isinstance(w.last_error, ValueError)
-    assert "Error (ValueError)" in w.error.value and "7H" in w.error.value and "role='alert'" in w.error.value
-    assert w.session.position == position  # the state did not change
-    w.back_button.click()
-    assert w.error.value == "" and w.last_error is None
+    assert w.frame["message"]["kind"] == "error"
+    assert "Error (ValueError)" in w.message_text and "7H" in w.message_text
+    assert w.session.position == position and w.frame["view"] == view  # the state did not change
+    w.back()
+    assert w.message_text == "" and w.last_error is None
 
 
-def test_play_ticks_take_one_step_each_and_stop_for_a_human():
+def test_an_illegal_or_stale_move_from_the_page_is_refused_with_the_state_unchanged():
+    """RTB-Q-RIGHT: giving to oneself is refused with the engine's reason; a move sent from an
+    older board is not played."""
+    w = RideTheBusWidget(players=3, humans=(0,), deck=["7H"])
+    w.play("red")
+    w.step()
+    history = w.session.state.history()
+    w.handle_message({"type": "move", "action": 200, "seq": w.frame["seq"]})  # give to seat 0 (itself)
+    assert isinstance(w.last_error, Exception) and "another player" in w.message_text
+    assert w.session.state.history() == history
+    stale = w.frame["seq"] - 1
+    w.handle_message({"type": "move", "action": 201, "seq": stale})
+    assert "board changed" in w.message_text and w.session.state.history() == history
+
+
+def test_autoplay_takes_one_step_per_tick_and_stops_for_a_human():
     w = RideTheBusWidget(players=3, humans=(2,), seed=9)
-    assert w.play.interval >= 200
-    w.play.playing = True
+    assert w.frame["controls"]["interval"] >= 200
+    w.handle_message({"type": "control", "name": "autoplay", "value": True, "seq": w.frame["seq"]})
+    assert w.frame["controls"]["autoplay"]
     ticks = 0
-    while w.play.playing:
+    while w.autoplay:
         before = w.session.position
-        w.play.value += 1
+        w.handle_message({"type": "control", "name": "tick", "value": None, "seq": w.frame["seq"]})
         ticks += 1
         assert w.session.position == before + 1
         assert ticks < 100
     assert w.session.waiting_for_human() and w.session.state.current_player() == 2
-    assert w.play.disabled and len(visible(w)) == 2
+    assert not w.frame["controls"]["autoplay"] and not w.frame["controls"]["can_step"]
+    assert len(moves(w)) == 2
     before = w.session.position
-    w.play.value += 1  # a late tick after the stop: nothing happens, and no error
-    assert w.session.position == before and w.last_error is None and not w.play.playing
+    w.tick()  # a late tick after the stop: nothing happens, and no error
+    assert w.session.position == before and w.last_error is None and not w.autoplay
 
 
-def test_viewer_dropdown_has_a_spectator_and_every_seat():
-    seen = []
-
-    class Spy(RideTheBusWidget):
-        def render_board(self, state, viewer):
-            seen.append(viewer)
-            return super().render_board(state, viewer)
-
-    w = Spy(players=4, humans=(), seed=1)
-    labels = [label for label, _ in w.viewer.options]
+def test_view_as_offers_the_spectator_and_every_seat():
+    w = RideTheBusWidget(players=4, humans=(), seed=1)
+    labels = [label for label, _ in w.frame["controls"]["viewers"]]
     assert labels == ["All cards (spectator)", "Seat 0", "Seat 1", "Seat 2", "Seat 3"]
-    assert seen[-1] is None
-    w.viewer.value = 2
-    assert seen[-1] == 2 and w.viewer_seat == 2
-    w.step_button.click()
-    assert seen[-1] == 2
+    assert w.frame["view"]["viewer"] is None
+    w.handle_message({"type": "control", "name": "viewer", "value": 2, "seq": w.frame["seq"]})
+    assert w.frame["view"]["viewer"] == 2 and w.viewer_seat == 2 and w.frame["controls"]["viewer"] == 2
+    w.step()
+    assert w.frame["view"]["viewer"] == 2
+    w.set_viewer(7)  # no such seat: refused, the view stays
+    assert "there is no seat 7" in w.message_text and w.frame["view"]["viewer"] == 2
 
 
 def test_no_widget_is_created_per_step():
@@ -277,11 +338,12 @@ def test_no_widget_is_created_per_step():
     rng = random.Random(1)
     before = widget_count()
     for _ in range(20):
-        moves = visible(w)
-        (rng.choice(moves) if moves else w.step_button).click()
+        legal = moves(w)
+        w.play(rng.choice(legal)["action"]) if legal else w.step()
         assert w.last_error is None
-    w.timeline.value = 3
-    w.play.value += 1
+    w.goto(3)
+    w.set_autoplay(True)
+    w.tick()
     assert widget_count() == before
     w.close()
     assert widget_count() < before
@@ -299,44 +361,52 @@ def test_bad_parameters_raise_at_construction():
         RideTheBusWidget(bot="psychic")
 
 
-def test_every_button_has_a_label_and_a_tooltip():
-    w = RideTheBusWidget(players=8, humans=(0,), seed=1)
-    assert len(w.action_buttons) >= 7  # seven give-to choices at 8 players (RTB-Q-RIGHT)
-    fixed = [w.step_button, w.back_button, w.forward_button, w.reset_button]
-    for b in fixed + visible(w):
-        assert b.description.strip() and b.tooltip.strip()
-    assert w.play.tooltip and w.seed_box.tooltip and w.timeline.tooltip and w.viewer.tooltip
+def test_every_move_has_a_label_a_target_and_a_consequence():
+    """8 players: seven give-to rows (RTB-Q-RIGHT), two answers (RTB-Q1), each with its words."""
+    w = RideTheBusWidget(players=8, humans=tuple(range(8)), seed=1)
+    kinds = set()
+    while len(kinds) < 2:
+        legal = moves(w)
+        assert legal
+        for m in legal:
+            assert m["label"].strip() and m["hint"].strip() and m["path"]
+            assert (m["choice"] is None) == (m["kind"] == "give")
+        kinds.add(legal[0]["kind"])
+        if legal[0]["kind"] == "give":
+            assert len(legal) == 7
+        w.play(legal[0]["action"])
+        play_until(w, lambda: bool(moves(w)))
 
 
 def test_pick_cards_deals_the_chosen_card():
     """RTB-Q-ORDER: the card dealt after a guess goes into the guesser's row."""
     w = RideTheBusWidget(players=2, humans=(0,), pick_cards=True)
-    assert w.pick_row.layout.display == "none"
-    button(w, "red").click()
-    assert w.pick_row.layout.display != "none" and len(w.pick_box.options) == 52
-    w.pick_box.value = 51  # the ace of spades
-    w.pick_button.click()
+    assert w.frame["deal"] is None
+    w.play("red")
+    assert len(w.frame["deal"]) == 52 and w.frame["deal"][51]["label"].startswith("AS")
+    w.handle_message({"type": "deal", "action": 51, "seq": w.frame["seq"]})  # the ace of spades
     # the log names the card as the board draws it: A♠, not the code AS (the event's data keeps the code)
-    assert w.session.state.rows[0] == [
-        51
-    ] and "[RTB-Q-ORDER] A♠ is dealt face up into Seat 0's row." in log_lines(w)
+    assert w.session.state.rows[0] == [51]
+    assert "[RTB-Q-ORDER] A♠ is dealt face up into Seat 0's row." in log_lines(w)
     dealt = [e for e in w.session.state.events() if e.rule == "RTB-Q-ORDER"]
-    assert dealt[-1].data["card"] == "AS" and ">A<" in w.board.value and "♠" in w.board.value
+    assert dealt[-1].data["card"] == "AS" and w.frame["view"]["rows"][0] == ["AS"]
     assert shown_points(w) == [1, 0]  # black card, red was called: RTB-Q-WRONG
+    w.deal(0)  # no card is to be dealt now (seat 1 is a bot to move): a note, nothing changes
+    assert "no card is to be dealt" in w.message_text and w.session.state.rows[1] == []
 
 
 def test_the_base_widget_works_for_any_session():
     session = Session(load_game("ride_the_bus", players=2), seed=3, bots="random")
     w = GameWidget(session)
-    assert w.board.value.startswith("<pre>") and '"players": 2' in html.unescape(w.board.value)
-    w.step_button.click()
-    assert w.session.position == 1 and "Ride the Bus" in w.header.value
-    assert isinstance(w.widget, ipywidgets.VBox)
-    assert "application/vnd.jupyter.widget-view+json" in w._repr_mimebundle_()
+    assert w.frame["game"] == "ride_the_bus" and w.frame["view"]["players"] == 2
+    w.step()
+    assert w.session.position == 1 and w.frame["title"] == "Ride the Bus"
+    assert w.frame["heading"].startswith("Part 1 of 3")  # the adapter's heading
+    assert isinstance(w.widget, BoardWidget)
+    assert "application/vnd.jupyter.widget-view+json" in w._repr_mimebundle_()[0]
 
 
 # -- every table setting, played in the widget ----------------------------------------------------
-SUIT_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
 VARIANTS = [
     dict(board=board, bus=bus, row_points=points)
     for board in ("pyramid", "give_and_take")
@@ -352,84 +422,81 @@ def unseen_codes(state) -> list[str]:
     return ["23456789TJQKA"[c // 4] + "CDHS"[c % 4] for c in sorted(pile)]
 
 
+HAND_TESTS = {
+    "red": lambda r, s, ranks: s in "DH",
+    "black": lambda r, s, ranks: s in "CS",
+    "higher": lambda r, s, ranks: r > ranks[0],
+    "lower": lambda r, s, ranks: r < ranks[0],
+    "inside": lambda r, s, ranks: min(ranks[:2]) < r < max(ranks[:2]),
+    "outside": lambda r, s, ranks: r < min(ranks[:2]) or r > max(ranks[:2]),
+    "clubs": lambda r, s, ranks: s == "C",
+    "diamonds": lambda r, s, ranks: s == "D",
+    "hearts": lambda r, s, ranks: s == "H",
+    "spades": lambda r, s, ranks: s == "S",
+}
+
+
 def hand_odds(state, label: str, reference: list[str]) -> Fraction:
     """Chance that guess ``label`` is right on the next card, counted by hand over the draw pile
     (ties lose; with two equal ranks only "outside" can win, RTB-Q3)."""
     ranks = [RANK_OF[c[0]] for c in reference]
-    tests = {
-        "red": lambda r, s: s in "DH",
-        "black": lambda r, s: s in "CS",
-        "higher": lambda r, s: r > ranks[0],
-        "lower": lambda r, s: r < ranks[0],
-        "inside": lambda r, s: min(ranks[:2]) < r < max(ranks[:2]),
-        "outside": lambda r, s: r < min(ranks[:2]) or r > max(ranks[:2]),
-        "clubs": lambda r, s: s == "C",
-        "diamonds": lambda r, s: s == "D",
-        "hearts": lambda r, s: s == "H",
-        "spades": lambda r, s: s == "S",
-    }
     pile = unseen_codes(state)
-    return Fraction(sum(1 for c in pile if tests[label](RANK_OF[c[0]], c[1])), len(pile))
+    return Fraction(sum(1 for c in pile if HAND_TESTS[label](RANK_OF[c[0]], c[1], ranks)), len(pile))
+
+
+def odds_text(p: Fraction) -> str:
+    """An exact chance as the page prints it, rounded half up to 0.1% by hand."""
+    percent = (Decimal(p.numerator) * 100 / Decimal(p.denominator)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+    return {0: "0 (impossible)", 1: "1 (certain)"}.get(p, f"{p.numerator}/{p.denominator} ({percent}%)")
 
 
 def check_bus_odds_shown(w) -> int:
-    """On a questions-bus or gauntlet guess, every button shows the hand-counted odds; returns
-    how many buttons were checked."""
+    """On a questions-bus or a bus/ride guess, every answer shows the hand-counted odds; returns
+    how many answers were checked."""
     state = w.session.state
     if state.phase() is RideTheBusPhase.QB_GUESS:
-        reference = ["23456789TJQKA"[c // 4] + "CDHS"[c % 4] for c in state.run]
+        reference = [card_code(c) for c in state.run]
     elif state.phase() is RideTheBusPhase.BUS_GUESS:
-        reference = ["23456789TJQKA"[state.card_to_beat // 4] + "CDHS"[state.card_to_beat % 4]]
+        reference = [card_code(state.card_to_beat)]
     else:
         return 0
     checked = 0
-    for b in visible(w):
-        label, odds = b.description.split(" — ")
-        p = hand_odds(state, label, reference)
-        percent = (Decimal(p.numerator) * 100 / Decimal(p.denominator)).quantize(
-            Decimal("0.1"), ROUND_HALF_UP
-        )
-        expected = {0: "0 (impossible)", 1: "1 (certain)"}.get(
-            p, f"{p.numerator}/{p.denominator} ({percent}%)"
-        )
-        assert odds == expected, (label, reference)
-        assert odds in b.tooltip
+    for m in moves(w):
+        assert m["odds"] == odds_text(hand_odds(state, m["label"], reference)), (m["label"], reference)
+        assert m["path"] == ["card:next"] and m["choice"] == ANSWER_WORDS[m["label"]]
         checked += 1
     return checked
 
 
+PART = r"Part \d of \d — the [A-Za-z&\s]+?(?= board|:)|Solo gauntlet[^:]*:|Game over"
+
+
 def play_in_widget(w, rng: random.Random, limit: int = 4000) -> tuple[set[str], int]:
-    """Click a legal move button when a human seat must act, else Step, until the end. Returns
-    the header parts seen and how many bus/ride guess buttons had their odds checked."""
-    parts, checked, clicks = set(), 0, 0
+    """Play a random legal move when a human seat must act, else Step, until the end. Returns the
+    heading parts seen and how many bus/ride answers had their odds checked."""
+    parts, checked, taken = set(), 0, 0
     while not w.session.state.is_terminal():
-        assert clicks < limit, "the game did not end"
-        parts.update(
-            re.findall(
-                r"Part \d of \d — the [A-Za-z&;\s]+?(?= board|:)|Solo gauntlet[^:]*:"
-                r"|Game over",
-                html.unescape(w.header.value),
-            )
-        )
-        moves = visible(w)
-        if moves:
+        assert taken < limit, "the game did not end"
+        parts.update(re.findall(PART, w.frame["heading"]))
+        legal = moves(w)
+        if legal:
             assert w.session.waiting_for_human()
-            assert [b.description.split(" — ")[0] for b in moves] == [
+            assert [m["label"] for m in legal] == [
                 w.session.state.action_to_string(a) for a in w.session.state.legal_actions()
             ]
             checked += check_bus_odds_shown(w)
-            rng.choice(moves).click()
+            w.play(rng.choice(legal)["action"])
         else:
             assert not w.session.waiting_for_human()
-            w.step_button.click()
-        assert w.last_error is None, w.error.value
-        clicks += 1
-    parts.update(re.findall(r"Game over", w.header.value))
+            w.step()
+        assert w.last_error is None, w.message_text
+        taken += 1
+    parts.update(re.findall(r"Game over", w.frame["heading"]))
     return parts, checked
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(o.values()))
-def test_every_classic_variant_plays_to_the_end_by_clicking(options):
+def test_every_classic_variant_plays_to_the_end(options):
     """RTB-P-*, RTB-GT-*, RTB-B-*, RTB-QB-*, RTB-SCORE-LOW: seat 0 human, two best_odds bots."""
     w = RideTheBusWidget(players=3, humans=(0,), seed=21, **options)
     assert w.session.game.params == dict(players=3, streak=5, mode="classic", **options)
@@ -446,98 +513,88 @@ def test_every_classic_variant_plays_to_the_end_by_clicking(options):
     points = shown_points(w)
     assert points == state.returns()
     assert shown_winners(w) == state.winners() == [s for s, p in enumerate(points) if p == min(points)]
-    assert "Result:" in w.scores.value and state.status() in html.unescape(w.status.value)
-    svg = w.board.value
-    assert 'role="img"' in svg and 'aria-label="' in svg
-    if options["board"] == "pyramid":
-        assert ">Pyramid<" in svg and "Give &amp; Take board" not in svg
-    else:
-        assert "Give &amp; Take board" in svg and ">Pyramid<" not in svg
-        assert svg.count(">Give<") == 1 and svg.count(">Take<") == 1
-    # each of the four rows is labelled with its points per card (RTB-P-POINTS, RTB-GT-POINTS)
-    shown = re.findall(r">row (\d)</text><text[^>]*>×(\d)<", svg)
+    assert w.frame["scores"]["result"].startswith("Result:") and state.status() in w.status_text
+    view = w.frame["view"]
+    assert (len(view["pyramid"]), len(view["spots"])) == (
+        (10, 0) if options["board"] == "pyramid" else (0, 8)
+    )
+    # each position's points per card follow the row (RTB-P-POINTS, RTB-GT-POINTS)
     flat = options["row_points"] == "flat"
-    assert shown == [(str(row), "1" if flat else str(row)) for row in (1, 2, 3, 4)]
-    assert ("flat row points" in svg) == (options["row_points"] == "flat")
-    assert ("The questions bus" in svg) == (options["bus"] == "questions")
-    assert visible(w) == [] and w.step_button.disabled
+    for place in view["pyramid"] + view["spots"]:
+        assert place["points"] == (1 if flat else place["row"])
+    assert view["bus"]["kind"] == options["bus"] and view["options"] == w.session.game.params
+    assert moves(w) == [] and not w.frame["controls"]["can_step"]
 
 
 @pytest.mark.parametrize("players, seed", [(1, 6), (1, 7), (3, 6)], ids=["1-lone-loses", "1-lone-wins", "3"])
-def test_gauntlet_plays_to_the_end_by_clicking(players, seed):
-    """RTB-SG-FLOW, RTB-SG-ORDER, RTB-SG-RIDE, RTB-SG-WIN: no Part 2 or 3; seat 0 rides by clicking."""
+def test_gauntlet_plays_to_the_end(players, seed):
+    """RTB-SG-FLOW, RTB-SG-ORDER, RTB-SG-RIDE, RTB-SG-WIN: no Part 2 or 3; seat 0 rides by tapping."""
     w = RideTheBusWidget(players=players, humans=(0,), seed=seed, mode="gauntlet", streak=4)
     parts, checked = play_in_widget(w, random.Random(players))
     state = w.session.state
     assert parts == {"Solo gauntlet, Part 1 — the four questions:", "Solo gauntlet — the rides:", "Game over"}
     calls = [e for e in state.events() if e.rule == "RTB-SG-RIDE" and e.text.startswith("Seat 0 calls")]
-    assert len(calls) > 0 and checked == 2 * len(calls)  # each of seat 0's calls: two buttons, odds checked
+    assert len(calls) > 0 and checked == 2 * len(calls)  # each of seat 0's calls: two answers, odds checked
     assert shown_winners(w) == state.winners()
-    best = [int(b) for b in re.findall(r"data-best='(\d+)'", w.scores.value)]
+    scores = w.frame["scores"]
+    best = [r["best"] for r in scores["rows"]]
     assert best == state.ride_best and len(best) == players
+    assert [r["cells"] for r in scores["rows"]] == [[str(p), str(b)] for p, b in zip(state.points, best)]
     if state.winners():
-        assert max(best) == best[state.winners()[0]] and "Result:" in w.scores.value
-        assert "★ winner" in w.scores.value
+        assert max(best) == best[state.winners()[0]] and scores["result"].startswith("Result:")
+        assert "RTB-SG-WIN" in scores["result"] and [r["winner"] for r in scores["rows"]].count(True) >= 1
         assert players > 1 or best == [4]  # a lone rider wins only by making 4 in a row
     else:  # a lone rider who never made 4 in a row has no win (RTB-SG-WIN)
-        assert players == 1 and max(best) < 4 and "Result: no winner" in w.scores.value
+        assert players == 1 and max(best) < 4 and scores["result"].startswith("Result: no winner")
     assert (seed, players, bool(state.winners())) in {(6, 1, False), (7, 1, True), (6, 3, True)}
-    svg = w.board.value
-    assert "Solo gauntlet" in svg and ">Pyramid<" not in svg and "Give &amp; Take" not in svg
-    assert "4 hits in a row win on the spot" in svg and 'role="img"' in svg
-    order = re.findall(r">\d\. Seat (\d)<", svg)
-    assert (
-        [int(s) for s in order]
-        == state.ride_order
-        == sorted(range(players), key=lambda s: (-state.points[s], s))
-    )
+    view = w.frame["view"]
+    assert view["pyramid"] == [] and view["spots"] == [] and view["gauntlet"]["best"] == best
+    assert view["gauntlet"]["order"] == sorted(range(players), key=lambda s: (-state.points[s], s))
+    assert "solo gauntlet" in w.frame["heading"] and "4 in a row to win" in w.frame["heading"]
 
 
 @pytest.mark.parametrize("options", [dict(bus="questions"), dict(mode="gauntlet")])
-def test_bus_and_ride_buttons_show_hand_counted_odds(options):
-    """RTB-QB-ORDER, RTB-QB-COMPARE, RTB-SG-RIDE: every seat human, so every bus guess is clicked."""
+def test_bus_and_ride_answers_show_hand_counted_odds(options):
+    """RTB-QB-ORDER, RTB-QB-COMPARE, RTB-SG-RIDE: every seat human, so every bus guess is made."""
     w = RideTheBusWidget(players=2, humans=(0, 1), seed=8, **options)
     _, checked = play_in_widget(w, random.Random(4))
-    assert checked >= 2 * w.session.state.bus_guesses > 0  # at least two buttons per bus guess
+    assert checked >= 2 * w.session.state.bus_guesses > 0  # at least two answers per bus guess
 
 
-def test_gauntlet_board_marks_the_rider_and_the_ride():
-    """RTB-SG-ORDER, RTB-SG-RIDES: ride k of N counts 10 rides each; the rider is marked in words."""
+def test_gauntlet_heading_and_view_follow_the_rider_and_the_ride():
+    """RTB-SG-ORDER, RTB-SG-RIDES: ride k of N counts 10 rides each; the rider is the k-th in order."""
     w = RideTheBusWidget(players=4, humans=(), seed=2, mode="gauntlet", streak=7)
     while w.session.state.part != "rides":
-        w.step_button.click()
+        w.step()
     state = w.session.state
-    svg = html.unescape(w.board.value)
-    assert "Ride 1 of 40" in svg  # 4 players × 10 rides
-    assert "▶</text>" in svg and re.search(rf"▶</text><text[^>]*>1\. Seat {state.ride_order[0]}<", svg)
-    assert "Solo gauntlet — the rides: ride 1 of 40" in html.unescape(w.header.value)
+    g = w.frame["view"]["gauntlet"]
+    assert (g["ride"], g["total_rides"]) == (1, 40)  # 4 players × 10 rides
+    assert w.frame["view"]["bus"]["rider"] == state.ride_order[0]
+    assert "Solo gauntlet — the rides: ride 1 of 40" in w.frame["heading"]
     while w.session.state.ride_number < 2:
-        w.step_button.click()
-    svg = html.unescape(w.board.value)
-    assert "Ride 3 of 40" in svg and re.search(rf"▶</text><text[^>]*>3\. Seat {state.ride_order[2]}<", svg)
+        w.step()
+    assert w.frame["view"]["gauntlet"]["ride"] == 3 and w.frame["view"]["bus"]["rider"] == state.ride_order[2]
+    assert f"ride 3 of 40, Seat {state.ride_order[2]} rides" in w.frame["heading"]
 
 
-def test_give_and_take_board_stacks_reflipped_cards_and_marks_the_spot():
-    """RTB-GT-LAYOUT, RTB-GT-REFLIP: a spot flipped again shows how many flips it took."""
+def test_give_and_take_view_keeps_reflipped_cards_on_their_spot():
+    """RTB-GT-LAYOUT, RTB-GT-REFLIP: a spot flipped again keeps every flip, the last on top."""
     w = RideTheBusWidget(players=4, humans=(), seed=3, board="give_and_take")
     state = w.session.state
     while not (state.part == "give_and_take" and state.node == "spot_flip" and state.spots[state.spot_index]):
-        w.step_button.click()
+        w.step()
         state = w.session.state
-    flips = len(state.spots[state.spot_index])  # a reflip is coming on this spot
-    svg = html.unescape(w.board.value)
-    assert "▲ next" in svg
-    if flips > 1:
-        assert f"{flips} flips" in svg
-    w.step_button.click()  # flip it again
+    index = state.spot_index
+    flips = len(state.spots[index])  # a reflip is coming on this spot
+    assert (
+        f"Flip the {state.spot_kind(index).capitalize()} spot of row {index // 2 + 1}"
+        in w.frame["view"]["status"]
+    )
+    w.step()  # flip it again
     state = w.session.state
-    svg = html.unescape(w.board.value)
-    assert f"{flips + 1} flips" in svg
-    assert ("▲ now" in svg) == bool(state.in_play)
-    label = re.search(r'aria-label="([^"]*)"', svg).group(1)
-    for spot in state.spots:  # every card flipped on a spot is still listed for screen readers, named as
-        for card in spot:  # the board prints it ("10♦", not the code "TD")
-            assert card_label(card) in label and not re.search(rf"\b{card_code(card)}\b", label)
+    spot = w.frame["view"]["spots"][index]
+    assert len(spot["cards"]) == flips + 1 and spot["cards"] == [card_code(c) for c in state.spots[index]]
+    assert spot["current"] == bool(state.in_play)
 
 
 # -- the table settings panel ------------------------------------------------------------------
@@ -546,7 +603,8 @@ def test_settings_panel_is_filled_in_from_the_options_and_closed():
         players=3, board="give_and_take", bus="questions", streak=4, humans=(1,), bot="random"
     )
     assert isinstance(w.settings_panel, FoldingPanel) and not w.settings_panel.is_open
-    assert w.settings_panel.body.layout.display == "none" and w.settings_panel in w.widget.children
+    assert isinstance(w.widget, ipywidgets.VBox) and w.widget.children == (w.settings_panel, w.board)
+    assert w.settings_panel.body.layout.display == "none"
     assert w.settings_panel.toggle.description == "Table settings" and w.settings_panel.toggle.tooltip
     w.settings_panel.toggle.value = True  # Enter or a click on the title button opens it
     assert w.settings_panel.body.layout.display is None and w.settings_panel.is_open
@@ -557,13 +615,15 @@ def test_settings_panel_is_filled_in_from_the_options_and_closed():
     assert w.seat_kinds() == ["random", "human", "random"]
     assert [c.layout.display for c in w.seat_controls] == [None] * 3 + ["none"] * 5
     assert w.settings["seed"].value == w.session.seed == 0
-    assert "Give &amp; Take board" in w.header.value and "questions bus" in w.header.value
+    assert w.frame["heading"].startswith(
+        "Table: 3 players, Give & Take board, escalating row points, questions bus"
+    )
 
 
 def test_deal_button_makes_a_game_with_the_chosen_settings():
     w = RideTheBusWidget(players=4, humans=(0,), seed=1)
-    w.step_button.click()
-    w.viewer.value = 3
+    w.play("red")
+    w.set_viewer(3)
     old = w.session
     w.settings["players"].value = 5
     w.settings["board"].value = "give_and_take"
@@ -575,19 +635,18 @@ def test_deal_button_makes_a_game_with_the_chosen_settings():
         w.seat_controls[seat].value = kind
     assert w.session is old  # nothing changes before the button is pressed
     w.deal_button.click()
-    assert w.last_error is None and "a new game is dealt" in w.error.value
+    assert w.last_error is None and "a new game is dealt" in w.message_text
     s = w.session
-    assert s is not old and s.position == 0 and s.seed == 44 and w.seed_box.value == 44
+    assert s is not old and s.position == 0 and s.seed == 44 and w.frame["controls"]["seed"] == 44
     assert s.game.params == dict(
         players=5, board="give_and_take", row_points="flat", bus="questions", streak=6, mode="classic"
     )
     assert s.human_seats() == [1, 3]
     assert {seat: bot.name for seat, bot in s.bots.items()} == {0: "random", 2: "best_odds", 4: "random"}
-    assert [label for label, _ in w.viewer.options] == ["All cards (spectator)"] + [
-        f"Seat {k}" for k in range(5)
-    ]
-    assert w.viewer.value == 3 and w.timeline.value == 0 and w.timeline.max == 0
-    assert "5 players, Give &amp; Take board, flat row points, questions bus, streak 6" in w.header.value
+    c = w.frame["controls"]
+    assert [label for label, _ in c["viewers"]] == ["All cards (spectator)"] + [f"Seat {k}" for k in range(5)]
+    assert c["viewer"] == 3 and c["position"] == 0 and c["last"] == 0
+    assert "5 players, Give & Take board, flat row points, questions bus, streak 6" in w.frame["heading"]
     assert [c.layout.display for c in w.seat_controls] == [None] * 5 + ["none"] * 3
     # the same seed and settings deal the same game as a fresh session would
     twin = Session(
@@ -595,7 +654,7 @@ def test_deal_button_makes_a_game_with_the_chosen_settings():
         seed=44,
         bots={0: "random", 2: "best_odds", 4: "random"},
     )
-    w.step_button.click()  # seat 0 is a bot: it answers Q1
+    w.step()  # seat 0 is a bot: it answers Q1
     twin.step()
     assert w.session.state.history() == twin.state.history()
 
@@ -604,17 +663,16 @@ def test_an_invalid_combination_shows_the_engine_error_and_keeps_the_game():
     """RTB-SG-FLOW: the gauntlet has no Part 2, so a board choice is refused."""
     w = RideTheBusWidget(players=3, humans=(), seed=2)
     for _ in range(4):
-        w.step_button.click()
-    session, position, board = w.session, w.session.position, w.board.value
+        w.step()
+    session, position, view = w.session, w.session.position, w.frame["view"]
     w.settings["mode"].value = "gauntlet"
     w.settings["board"].value = "give_and_take"  # possible from code even though the control is disabled
     w.deal_button.click()
     with pytest.raises(ParameterError) as info:
         load_game("ride_the_bus", players=3, mode="gauntlet", board="give_and_take")
-    assert isinstance(w.last_error, ParameterError)
-    assert "Error (ParameterError)" in w.error.value and html.escape(str(info.value)) in w.error.value
-    assert w.session is session and w.session.position == position and w.board.value == board
-    assert "role='alert'" in w.error.value
+    assert isinstance(w.last_error, ParameterError) and w.frame["message"]["kind"] == "error"
+    assert "Error (ParameterError)" in w.message_text and str(info.value) in w.message_text
+    assert w.session is session and w.session.position == position and w.frame["view"] == view
 
 
 def test_gauntlet_disables_the_part_2_and_3_settings():
@@ -631,7 +689,7 @@ def test_gauntlet_disables_the_part_2_and_3_settings():
     assert [c.layout.display for c in w.seat_controls] == [None] + ["none"] * 7
     w.deal_button.click()
     assert w.last_error is None and w.session.game.params["mode"] == "gauntlet"
-    assert w.session.game.num_players == 1 and "Solo gauntlet" in w.header.value
+    assert w.session.game.num_players == 1 and "Solo gauntlet" in w.frame["heading"]
     w.settings["mode"].value = "classic"  # the classic choices come back; one player moves up to two
     assert [c.value for c in part23] == ["give_and_take", "flat", "questions"]
     assert not any(c.disabled for c in part23) and w.settings_note.value == ""
@@ -645,7 +703,8 @@ def test_a_widget_made_as_a_gauntlet_starts_with_the_part_2_and_3_settings_off()
         players=1, board="pyramid", row_points="escalating", bus="higher_lower", streak=3, mode="gauntlet"
     )
     assert w.settings["board"].disabled and w.settings["bus"].disabled and w.settings["players"].min == 1
-    assert len(visible(w)) == 2  # Q1, red or black, for the lone player
+    assert [m["label"] for m in moves(w)] == ["red", "black"]  # Q1 for the lone player
+    assert "nothing happens (you play alone" in moves(w)[0]["hint"]  # RTB-Q-RIGHT
 
 
 def test_no_widget_is_created_when_dealing_new_games():
@@ -676,19 +735,30 @@ def test_settings_controls_have_labels_and_tooltips():
 
 def test_set_session_shows_another_game_in_the_same_widget():
     w = GameWidget(Session(load_game("ride_the_bus", players=2), seed=3, bots="random"))
-    w.step_button.click()
+    w.step()
     with pytest.raises(TypeError, match="needs a Session"):
         w.set_session("ride_the_bus")
     assert w.session.position == 1  # unchanged
     other = Session(load_game("ride_the_bus", players=6, bus="questions"), seed=9, bots="best_odds")
     w.set_session(other)
-    assert w.session is other and w.seed_box.value == 9 and w.timeline.max == 0
-    assert [value for _, value in w.viewer.options] == [-1, 0, 1, 2, 3, 4, 5]
-    w.step_button.click()
-    assert other.position == 1 and w.timeline.value == 1
+    c = w.frame["controls"]
+    assert w.session is other and c["seed"] == 9 and c["last"] == 0
+    assert [value for _, value in c["viewers"]] == [-1, 0, 1, 2, 3, 4, 5]
+    w.step()
+    assert other.position == 1 and w.frame["controls"]["position"] == 1
 
 
-# -- the Ride the Bus board: fits a narrow output area, names cards by their symbols ---------------
+def test_seat_names_and_kinds_are_shown_on_the_seats():
+    w = RideTheBusWidget(players=3, humans=(1,), bot="random")
+    assert [(s["name"], s["kind"]) for s in w.frame["seats"]] == [
+        ("Seat 0", "random bot"),
+        ("Seat 1", "human"),
+        ("Seat 2", "random bot"),
+    ]
+    assert [s["to_move"] for s in w.frame["seats"]] == [True, False, False]
+
+
+# -- the plain drawing (print(state), state in a notebook) still names cards by their symbols -------
 #: A card code (rank letter, suit letter) standing on its own: the board names cards "8♠", never "8S".
 CARD_CODE = re.compile(r"(?<![\w])(?:10|[2-9TJQKA])[CDHS](?![\w])")
 
@@ -696,28 +766,161 @@ CARD_CODE = re.compile(r"(?<![\w])(?:10|[2-9TJQKA])[CDHS](?![\w])")
 @pytest.mark.parametrize(
     "options", [*VARIANTS[::3], dict(mode="gauntlet")], ids=lambda o: "-".join(o.values())
 )
-def test_the_board_scales_down_to_fit_and_names_cards_by_their_symbols(options):
-    """RTB-B-FLIP, RTB-QB-ORDER, RTB-SG-RIDE: the SVG has a viewBox, ``max-width:100%`` and
-    ``height:auto`` and no minimum width, so in a 700 px output area (a 1024 px window with the file
-    browser open) it shrinks to fit instead of scrolling sideways; every card the board or its
-    aria-label names is written with its suit symbol ("Card to beat: 8♠"), never as a code ("8S")."""
+def test_the_state_drawing_names_cards_by_their_symbols(options):
+    """RTB-B-FLIP, RTB-QB-ORDER, RTB-SG-RIDE: ``state._repr_html_()`` and ``print(state)`` (used
+    outside the widget) keep working through a whole game, and name every card with its suit
+    symbol ("Card to beat: 8♠"), never as a code ("8S")."""
+    import html
+
     w = RideTheBusWidget(players=3, humans=(), seed=5, **options)
     beats = 0
     while True:
-        svg = w.board.value[w.board.value.index("<svg") :]
-        head = dict(re.findall(r'([a-z][\w-]*)="([^"]*)"', re.match(r"<svg [^>]*>", svg).group(0)))
-        assert head["viewBox"] == f"0 0 {head['width']} {head['height']}" and int(head["width"]) <= 900
-        assert "max-width:100%" in head["style"] and "height:auto" in head["style"]
-        assert "min-width" not in head["style"]
-        texts = [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", svg)]
-        named = texts + [html.unescape(head["aria-label"])]
-        assert not [t for t in named if CARD_CODE.search(t)], [t for t in named if CARD_CODE.search(t)]
         state = w.session.state
+        page = state._repr_html_()
+        svg = page[page.index("<svg") :]
+        texts = [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", svg)]
+        label = html.unescape(re.search(r'aria-label="([^"]*)"', svg).group(1))
+        assert not [t for t in texts + [label] if CARD_CODE.search(t)]
+        assert not CARD_CODE.search(str(state))
         beat = [t for t in texts if t.startswith("Card to beat: ")]
         if beat:
             assert beat == [f"Card to beat: {card_label(state.card_to_beat)} (the last card)"]
             beats += 1
         if state.is_terminal():
             break
-        w.step_button.click()
+        w.step()
     assert beats > 0 or options.get("bus") == "questions"
+
+
+# -- the board adapter: every move on a target the drawing has ------------------------------------
+def drawn_targets(view: dict) -> set[str]:
+    """The targets the drawer (static/games/ride_the_bus.js) draws for ``view``: every seat's row,
+    and the next card while a guess is asked or waits for its card (Part 1 outside a hand-out of
+    points; the questions bus with a question asked; a higher/lower bus or ride with a card to
+    beat, until the end)."""
+    keys = {f"seat:{seat}" for seat in range(view["players"])}
+    bus = view["bus"]
+    if view["gives"]:
+        return keys
+    if view["phase"] == "questions" and view["question"]:
+        keys.add("card:next")
+    elif view["phase"] in ("bus", "rides") and bus["rider"] is not None:
+        if bus["kind"] == "questions" and bus["question"] is not None:
+            keys.add("card:next")
+        if bus["kind"] == "higher_lower" and bus["card_to_beat"] is not None:
+            keys.add("card:next")
+    return keys
+
+
+OPTION_SETS = [
+    (dict(board="pyramid", bus="higher_lower"), 4),
+    (dict(board="pyramid", bus="questions", row_points="flat"), 2),
+    (dict(board="give_and_take", bus="higher_lower", streak=3), 8),
+    (dict(board="give_and_take", bus="questions"), 5),
+    (dict(mode="gauntlet"), 1),
+    (dict(mode="gauntlet", streak=3), 6),
+]
+
+
+@pytest.mark.parametrize("options, players", OPTION_SETS, ids=lambda o: str(o))
+def test_every_move_acts_on_a_target_the_board_draws(options, players):
+    """Every legal move of whole seeded games (every seat a person, random moves) goes through a
+    target the drawing has: a guess through the next card, with its answer beside it (RTB-Q1 …
+    RTB-Q4, RTB-B-GUESS, RTB-QB-ORDER, RTB-SG-RIDE); a give through the taker's row (RTB-Q-RIGHT,
+    RTB-P-GIVE, RTB-GT-GIVE), whose consequence gives the taker's total after it; the giver's row
+    is blocked. The odds are the exact guess odds: one Fraction per answer, summing to 1 where the
+    answers cover every card (red/black, the suits) and to 1 minus the tying cards otherwise."""
+    assert adapter_for("ride_the_bus") is ADAPTER
+    for seed in (1, 2):
+        w = RideTheBusWidget(players=players, humans=tuple(range(players)), seed=seed, **options)
+        rng = random.Random(seed)
+        kinds = set()
+        while not w.session.state.is_terminal():
+            state, frame = w.session.state, w.frame
+            if frame["moves"]:
+                view = frame["view"]
+                drawn = drawn_targets(view)
+                legal = state.legal_moves()
+                assert [m["action"] for m in frame["moves"]] == [m.action for m in legal]
+                for entry in frame["moves"]:
+                    assert entry["path"] and entry["path"][0] in drawn, (entry, sorted(drawn))
+                kind = frame["moves"][0]["kind"]
+                kinds.add(kind)
+                if kind == "guess":
+                    exact = guess_odds(state)
+                    assert ADAPTER.odds(state, legal) == exact
+                    assert [e["odds"] for e in frame["moves"]] == [
+                        format_odds(exact[m.action]) for m in legal
+                    ]
+                    assert all(e["path"] == ["card:next"] for e in frame["moves"])
+                    assert [e["choice"] for e in frame["moves"]] == [
+                        ANSWER_WORDS[e["label"]] for e in frame["moves"]
+                    ]
+                    labels = {e["label"] for e in frame["moves"]}
+                    total = sum(exact.values())
+                    if labels <= {"red", "black", "clubs", "diamonds", "hearts", "spades"}:
+                        assert total == 1
+                    else:  # higher/lower or inside/outside: the cards that tie win neither answer
+                        reference = [card_code(c) for c in state.guess_reference()]
+                        ranks = sorted({RANK_OF[c[0]] for c in reference[: 1 if "higher" in labels else 2]})
+                        pile = unseen_codes(state)
+                        ties = Fraction(sum(1 for c in pile if RANK_OF[c[0]] in ranks), len(pile))
+                        if "inside" in labels and len(ranks) == 1:  # a pair: outside wins on any other rank
+                            ties = Fraction(sum(1 for c in pile if RANK_OF[c[0]] == ranks[0]), len(pile))
+                        assert total == 1 - ties
+                    assert frame["blocked"] == {}
+                else:
+                    give = view["gives"][0]
+                    assert frame["blocked"].keys() == {f"seat:{give['giver']}"}
+                    assert "another player" in frame["blocked"][f"seat:{give['giver']}"]
+                    for entry in frame["moves"]:
+                        taker = int(entry["path"][0].split(":")[1])
+                        assert taker != give["giver"] and entry["choice"] is None
+                        now = view["points"][taker]
+                        assert f"takes {give['points']} point" in entry["hint"]
+                        assert entry["hint"].split(": ")[1].startswith(f"{now} → {now + give['points']} ")
+                    pick = rng.choice(frame["moves"])
+                    taker = int(pick["path"][0].split(":")[1])
+                    before = view["points"][taker]
+                    w.play(pick["action"])
+                    assert w.frame["view"]["points"][taker] == before + give["points"]
+                    continue
+                w.play(rng.choice(frame["moves"])["action"])
+            else:
+                w.step()
+            assert w.last_error is None, w.message_text
+        assert "guess" in kinds and (players == 1 or "give" in kinds)
+
+
+def test_guess_consequences_say_the_points_at_stake():
+    """RTB-Q-WRONG / RTB-Q-RIGHT: the question's points are at stake; RTB-B-STREAK: a bus miss
+    costs 1 point and resets the streak; RTB-QB-MISS: back to question 1."""
+
+    def until(w, phase):
+        while w.session.state.decision_kind() is not phase:
+            legal = moves(w)
+            w.play(legal[0]["action"]) if legal else w.step()
+        return moves(w)
+
+    w = RideTheBusWidget(players=3, humans=(0, 1, 2), seed=4)
+    while not (w.session.state.decision_kind() is RideTheBusPhase.GUESS and w.session.state.q_round == 3):
+        legal = moves(w)
+        w.play(legal[0]["action"]) if legal else w.step()
+    q4 = moves(w)
+    assert [m["choice"] for m in q4] == ["♣ Clubs", "♦ Diamonds", "♥ Hearts", "♠ Spades"]
+    assert {m["hint"] for m in q4} == {
+        "Wrong: you take 4 points (RTB-Q-WRONG); right: you give 4 points to a player you pick (RTB-Q-RIGHT)"
+    }
+    assert sum(guess_odds(w.session.state).values()) == 1
+    calls = until(w, RideTheBusPhase.BUS_GUESS)
+    state = w.session.state
+    beat = card_label(state.card_to_beat)
+    assert {m["hint"] for m in calls} == {
+        f"Against {beat}: hit, streak {state.streak + 1} of 5; miss: +1 point, streak back to 0 (RTB-B-STREAK)"
+    }
+    q = RideTheBusWidget(players=2, humans=(0, 1), seed=4, bus="questions")
+    first = until(q, RideTheBusPhase.QB_GUESS)
+    assert [m["choice"] for m in first] == ["Red ♥♦", "Black ♣♠"]
+    assert {m["hint"] for m in first} == {
+        "Right: on to question 2. Miss: +1 point, back to question 1 (RTB-QB-MISS)"
+    }

@@ -66,6 +66,13 @@ CONTROLS: dict[str, type | None] = {
     "viewer": int,
     "autoplay": bool,
 }
+#: The fields of each kind of message the page sends (core.js); any other field is refused.
+MESSAGE_FIELDS: dict[str, frozenset[str]] = {
+    "ping": frozenset({"type"}),
+    "move": frozenset({"type", "action", "seq"}),
+    "deal": frozenset({"type", "action", "seq"}),
+    "control": frozenset({"type", "name", "value", "seq"}),
+}
 
 
 class BoardWidget(anywidget.AnyWidget):
@@ -566,6 +573,9 @@ class GameWidget:
             self._refuse("the page sent a message the lab cannot read; nothing changed.")
             return
         kind = msg.get("type")
+        if not isinstance(kind, str) or set(msg) != MESSAGE_FIELDS.get(kind):
+            self._refuse("the page sent a message the lab cannot read; nothing changed.")
+            return
         if kind == "ping":
             return
         seq = msg.get("seq")
@@ -574,10 +584,13 @@ class GameWidget:
             return
         if kind == "control":
             name, value = msg.get("name"), msg.get("value")
-            if name not in CONTROLS:
+            if not isinstance(name, str) or name not in CONTROLS:
                 self._refuse(f"there is no control {str(name)[:40]!r}; nothing changed.")
                 return
             wanted = CONTROLS[name]
+            if wanted is None and value is not None:
+                self._refuse(f"the {name} control takes no value; nothing changed.")
+                return
             if wanted is not None and (type(value) is not wanted):
                 self._refuse(f"the {name} control needs a {wanted.__name__}; nothing changed.")
                 return

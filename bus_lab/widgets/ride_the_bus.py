@@ -1,4 +1,4 @@
-"""``RideTheBusWidget``: play Ride the Bus move by move, with exact odds on every guess button,
+"""``RideTheBusWidget``: play Ride the Bus by tapping the board, with exact odds on every answer,
 with any table settings.
 
 Example::
@@ -6,12 +6,13 @@ Example::
     from bus_lab.widgets import RideTheBusWidget
 
     w = RideTheBusWidget(players=4, humans=(0,), seed=3)   # you play seat 0, three bots
-    w                                  # in a notebook: shows the table and the controls
-    w.action_buttons[0].description    # 'red — 1/2 (50.0%)' (RTB-Q1 on a fresh deck)
-    w.action_buttons[0].click()        # answer "red"; then Step (or Auto-play) deals the card
+    w                                  # in a notebook: the settings panel and the board
+    w.frame["moves"][0]["odds"]        # '1/2 (50.0%)': red on a fresh deck (RTB-Q1)
+    w.play("red")                      # answer "red" (on the board: tap Red beside the next card)
+    w.step()                           # Step deals the card (or a bot moves)
 
     demo = RideTheBusWidget(humans=(), seed=7)             # four bots: a spectator demo
-    demo.play.value += 1               # what one tick of Play does: one step
+    demo.step()
 
     # Any table settings; the "Table settings" panel starts filled in with them:
     RideTheBusWidget(players=3, board="give_and_take", bus="questions", streak=4)
@@ -21,16 +22,17 @@ Example::
     w.settings["players"].value = 5
     w.settings["bus"].value = "questions"
     w.seat_controls[1].value = "human"
-    w.deal_button.click()              # a new game with these settings (errors show in w.error)
+    w.deal_button.click()              # a new game with these settings (errors show in the message line)
 
-Rules are cited by their IDs (``RTB-…``, see the rule catalogue) in the event log and tooltips.
+The board (:mod:`bus_lab.board`, drawer ``static/games/ride_the_bus.js``) is played by touch: an
+answer is a button beside the card about to be dealt, a give is a tap on the taker's row. Rules
+are cited by their IDs (``RTB-…``, see the rule catalogue) in the heading, the event log and on
+every move's explanation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
-from html import escape
 from typing import Any
 
 import ipywidgets as W
@@ -38,12 +40,7 @@ import ipywidgets as W
 from bus_lab.engine.core import State
 from bus_lab.engine.registry import load_game
 from bus_lab.engine.session import Session
-from bus_lab.games.ride_the_bus.cards import card_label
-from bus_lab.games.ride_the_bus.moves import QUESTIONS, Give, Guess
-from bus_lab.games.ride_the_bus.phases import Part, RideTheBusPhase
-from bus_lab.games.ride_the_bus.render import table_svg
-from bus_lab.games.ride_the_bus.state import MAX_BUS_GUESSES, RIDES_EACH
-from bus_lab.widgets.base import FoldingPanel, GameWidget, format_odds
+from bus_lab.widgets.base import FoldingPanel, GameWidget
 
 #: The most seats a table has (RTB-SETUP-PLAYERS); the seat controls are built once for all.
 MAX_SEATS = 8
@@ -85,7 +82,7 @@ class RideTheBusWidget(GameWidget):
 
     Args:
         players (int): number of seats, 2–8, or 1–8 with ``mode="gauntlet"`` (RTB-SETUP-PLAYERS).
-        humans (Iterable[int]): seats you play with the move buttons; the others are bots.
+        humans (Iterable[int]): seats you play by tapping the board; the others are bots.
             ``()`` makes every seat a bot (a demo to watch).
         bot (str): the bots' policy, ``"best_odds"`` (default) or ``"random"``.
         seed (int | None): seed of the cards and the bots' tie-breaks (same seed, same game).
@@ -112,6 +109,7 @@ class RideTheBusWidget(GameWidget):
         deal_button (Button): "Deal a new game with these settings".
         settings_note (HTML): a line in the panel saying which settings do not apply and why.
         settings_panel (FoldingPanel): the collapsible "Table settings" panel (closed at first).
+        widget (VBox): what is displayed: the settings panel above the board.
     """
 
     def __init__(
@@ -133,9 +131,7 @@ class RideTheBusWidget(GameWidget):
         self._params = {p.name: p for p in type(game).PARAMS}
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
         self._build_settings(bot)
-        children = list(self.widget.children)
-        children.insert(1, self.settings_panel)
-        self.widget.children = tuple(children)
+        self.widget = W.VBox([self.settings_panel, self.board])
 
     # -- the settings panel ----------------------------------------------------------------
     def _build_settings(self, bot: str) -> None:
@@ -200,8 +196,8 @@ class RideTheBusWidget(GameWidget):
                     options=list(SEAT_KINDS),
                     value=kind if kind in kinds else "best_odds",
                     description=f"Seat {seat}",
-                    tooltip=f"Who plays seat {seat}: you (human, with the move "
-                    "buttons) or a bot (best_odds: the likeliest guess; random: any legal move)",
+                    tooltip=f"Who plays seat {seat}: you (human, tapping the "
+                    "board) or a bot (best_odds: the likeliest guess; random: any legal move)",
                     style={"description_width": "50px"},
                     layout=W.Layout(width="200px"),
                 )
@@ -222,8 +218,8 @@ class RideTheBusWidget(GameWidget):
         self.settings["mode"].observe(self._on_mode, names="value")
         self.settings["players"].observe(lambda _c: self._sync_settings(), names="value")
         self.deal_button.on_click(lambda _b: self._guarded(self.deal_new_game))
-        # One seed for the next game, whichever box it is typed in (Reset or Deal uses it).
-        self._seed_link = W.link((self.seed_box, "value"), (self.settings["seed"], "value"))
+        # One seed for the next game, whichever box it is typed in (New game or Deal uses it).
+        self.settings["seed"].observe(self._on_seed, names="value")
 
         s = self.settings
         seats = W.HBox(self.seat_controls, layout=W.Layout(flex_flow="row wrap"))
@@ -250,6 +246,25 @@ class RideTheBusWidget(GameWidget):
             body,
             "Open to choose the players, the variant, the seed and who plays each seat, then deal a new game",
         )
+
+    def _on_seed(self, change: dict) -> None:
+        """A seed typed in the panel is the next game's seed (the board's Seed box shows it)."""
+        if change["new"] != self.next_seed:
+            self.next_seed = int(change["new"])
+            self.refresh()
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game with the same table (New game), with ``seed`` or the seed last chosen;
+        the panel's Seed box follows."""
+        super().reset(seed)
+        if "seed" in getattr(self, "settings", {}) and self.settings["seed"].value != self.next_seed:
+            self.settings["seed"].value = self.next_seed
+
+    def set_session(self, session: Session) -> None:
+        """Show another session (see :meth:`GameWidget.set_session`); the panel's Seed box follows."""
+        super().set_session(session)
+        if "seed" in getattr(self, "settings", {}) and self.settings["seed"].value != self.next_seed:
+            self.settings["seed"].value = self.next_seed
 
     @staticmethod
     def _describe(name: str) -> str:
@@ -325,13 +340,6 @@ class RideTheBusWidget(GameWidget):
         )
         return f"a new game is dealt: {self.options_text(game.params)}, seed {session.seed}; {who}."
 
-    # -- hooks -----------------------------------------------------------------------------
-    def render_board(self, state: State, viewer: int | None) -> str:
-        """The table as one SVG from ``state.view(viewer)``: rows, then the pyramid or the Give &
-        Take board (or the gauntlet's ride order), then the bus or the current ride."""
-        next_spot = state.spot_index if state.phase() is RideTheBusPhase.SPOT_FLIP else None
-        return f"<div class='bus-lab-table'>{table_svg(state.view(viewer), next_spot=next_spot)}</div>"
-
     @staticmethod
     def options_text(params: dict[str, Any]) -> str:
         """The table settings in words, e.g. ``"3 players, Give & Take board, flat row points,
@@ -343,86 +351,34 @@ class RideTheBusWidget(GameWidget):
         bus = "questions bus" if params["bus"] == "questions" else "higher/lower bus"
         return f"{players}, {board}, {params['row_points']} row points, {bus}, streak {params['streak']}"
 
-    def header_html(self, state: State) -> str:
-        """Title, the table settings, and which part of the game is on (with its rule ID)."""
-        n = state.num_players
-        if state.gauntlet:
-            total = n * RIDES_EACH
-            if state.part is Part.QUESTIONS:
-                q = QUESTIONS[state.q_round]
-                part = (
-                    f"Solo gauntlet, Part 1 — the four questions: Q{q.number} of 4 ({q.text}); the points "
-                    f"only set the ride order [RTB-SG-QUESTIONS]"
-                )
-            elif state.part is Part.RIDES:
-                part = (
-                    f"Solo gauntlet — the rides: ride {state.ride_number + 1} of {total}, Seat {state.rider} "
-                    f"rides, streak {state.streak} of {state.target} [RTB-SG-RIDE]"
-                )
-            else:
-                part = (
-                    f"Game over: {state.target} in a row wins, otherwise the longest ride"
-                    f"{' (a lone rider must make it)' if n == 1 else ''} [RTB-SG-WIN]"
-                )
-        elif state.part is Part.QUESTIONS:
-            q = QUESTIONS[state.q_round]
-            part = (
-                f"Part 1 of 3 — the four questions: Q{q.number} of 4 ({q.text}, "
-                f"{_plural(q.points, 'point')}) [{q.rule}]"
-            )
-        elif state.part is Part.PYRAMID:
-            index = min(state.pyramid_index, 9)
-            row = state.pyramid_row(index)
-            part = (
-                f"Part 2 of 3 — the pyramid: card {index + 1} of 10, row {row} "
-                f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]"
-            )
-        elif state.part is Part.GIVE_AND_TAKE:
-            index = min(state.spot_index, 7)
-            part = (
-                f"Part 2 of 3 — the Give & Take board: the {state.spot_kind(index).capitalize()} spot of row "
-                f"{index // 2 + 1} of 4 ({_plural(state.spot_points(index), 'point')} per card played) "
-                f"[RTB-GT-{state.spot_kind(index).upper()}]"
-            )
-        elif state.part is Part.BUS and state.bus_kind == "questions":
-            question = len(state.run) + 1 if len(state.run) < 4 else 4
-            part = (
-                f"Part 3 of 3 — the questions bus: Seat {state.rider} rides, question {question} of 4, "
-                f"{state.bus_guesses} of {MAX_BUS_GUESSES} guesses used [RTB-QB-ORDER]"
-            )
-        elif state.part is Part.BUS:
-            part = (
-                f"Part 3 of 3 — the bus: Seat {state.rider} rides, streak {state.streak} of "
-                f"{state.target} [RTB-B-GUESS]"
-            )
-        else:
-            part = "Game over: lowest total wins [RTB-SCORE-LOW]"
-        settings = self.options_text(self.session.game.params)
-        return (
-            f"<h3 style='margin:4px 0'>{escape(self._title)}</h3>"
-            f"<div class='bus-lab-options' style='color:#333'>Table: {escape(settings)}</div>"
-            f"<div class='bus-lab-part' style='font-weight:bold'>{escape(part)}</div>"
-        )
+    # -- hooks -----------------------------------------------------------------------------
+    def heading(self, state: State) -> str:
+        """The table settings, then which part of the game is on with its rule ID (the board
+        adapter's :func:`~bus_lab.board.adapters.ride_the_bus.part_line`), e.g. ``"Table: 3 players,
+        pyramid, escalating row points, higher/lower bus, streak 5 · Part 1 of 3 — …"``."""
+        return f"Table: {self.options_text(self.session.game.params)} · {super().heading(state)}"
 
-    def scores_html(self, state: State) -> str:
-        """Points and where they came from; in the gauntlet, the Part 1 points (which only set the
-        ride order) and each player's best ride, and the result by streak (RTB-SG-WIN)."""
+    def scores(self, state: State) -> dict[str, Any]:
+        """The scores table. In a classic game, points and where they came from (lowest total
+        wins, RTB-SCORE-LOW). In the solo gauntlet, each seat's Part 1 points (they only set the
+        ride order, RTB-SG-QUESTIONS) and best ride; the result is by streak: the target streak
+        wins on the spot, otherwise the longest ride, and a lone rider who never made the target
+        has no win (RTB-SG-WIN). Each gauntlet row also has ``best`` (hits in a row)."""
         if not state.gauntlet:
-            return super().scores_html(state)
+            return super().scores(state)
         winners = state.winners()
-        over = state.is_terminal()
-        rows = []
-        for seat in range(state.num_players):
-            star = " ★ winner" if seat in winners else ""
-            rows.append(
-                f"<tr data-seat='{seat}' data-points='{state.points[seat]}' "
-                f"data-best='{state.ride_best[seat]}'>"
-                f"<td style='padding:2px 6px'>{escape(self.seat_name(seat))} "
-                f"<small>({escape(self._seat_kind(seat))})</small>{star}</td>"
-                f"<td style='padding:2px 6px;text-align:right'>{state.points[seat]}</td>"
-                f"<td style='padding:2px 6px;text-align:right'><b>{state.ride_best[seat]}</b></td></tr>"
-            )
-        if not over:
+        rows = [
+            {
+                "seat": seat,
+                "name": f"{self.seat_name(seat)} ({self.seat_kind(seat)})",
+                "points": state.points[seat],
+                "best": state.ride_best[seat],
+                "winner": seat in winners,
+                "cells": [str(state.points[seat]), str(state.ride_best[seat])],
+            }
+            for seat in range(state.num_players)
+        ]
+        if not state.is_terminal():
             result = "No winner yet: the game is in progress."
         elif not winners:
             result = (
@@ -432,71 +388,14 @@ class RideTheBusWidget(GameWidget):
         else:
             names = " and ".join(self.seat_name(s) for s in winners)
             verb = "share the win" if len(winners) > 1 else "wins"
-            result = f"Result: {escape(names)} {verb} with a streak of {max(state.ride_best)}."
-        data = ",".join(str(s) for s in winners)
-        return (
-            f"<table class='bus-lab-scores' style='border-collapse:collapse'>"
-            f"<caption style='text-align:left'>Solo gauntlet: {state.target} hits in a row win on the spot; "
-            f"otherwise the longest ride wins</caption>"
-            f"<tr><th style='text-align:left'>Seat</th><th>Part 1 points<br><small>(ride order)</small></th>"
-            f"<th>Best ride<br><small>(hits in a row)</small></th></tr>{''.join(rows)}</table>"
-            f"<p class='bus-lab-winners' data-winners='{data}'><b>{result}</b></p>"
-        )
-
-    def action_pool_size(self) -> int:
-        """Enough buttons for the longest list at any table: 4 suits (RTB-Q4) or 7 give-to choices
-        (8 players), so dealing a new game never builds buttons."""
-        return max(len(QUESTIONS[3].guesses), MAX_SEATS - 1)
-
-    def action_odds(self, state: State, actions: list[int]) -> dict[int, Fraction]:
-        """Exact chance each guess is right (:func:`bus_lab.prob.guess_odds`), on the questions,
-        either bus and the gauntlet's rides; ``{}`` for gives."""
-        if not any(isinstance(state.move(a), Guess) for a in actions):
-            return {}
-        from bus_lab.prob.ride_the_bus import guess_odds
-
-        return guess_odds(state)
-
-    def action_tooltip(self, state: State, action: int, odds: Fraction | None) -> str:
-        """What the move does, with its rule ID, points at stake and exact odds."""
-        move = state.move(action)
-        if isinstance(move, Give):
-            giver, points, rule, _ = state.gives[0]
-            taker = move.seat
-            return (
-                f"Give {_plural(points, 'point')} to Seat {taker}, who has {state.points[taker]} now ({rule})"
-            )
-        label = state.action_to_string(action)
-        chance = (
-            f"right with chance {format_odds(odds)}, counting every card on the table as seen"
-            if odds is not None
-            else "its chance is not known"
-        )
-        kind = state.decision_kind()
-        if kind is RideTheBusPhase.GUESS:
-            q = QUESTIONS[state.q_round]
-            if state.num_players == 1:
-                after = "right: nothing happens (you play alone)"
-            else:
-                after = f"right: you give {q.points} to another player (RTB-Q-RIGHT)"
-            return f"Answer {label} ({q.rule}): {chance}. Wrong: you take {q.points}; {after}."
-        if kind is RideTheBusPhase.QB_GUESS:
-            q = QUESTIONS[len(state.run)]
-            rule = "RTB-QB-COMPARE" if q.number in (2, 3) else "RTB-QB-ORDER"
-            against = ""
-            if q.number in (2, 3):
-                against = " against " + " and ".join(card_label(c) for c in state.run[: q.number - 1])
-            return (
-                f"Answer {label} on question {q.number} of the questions bus{against} ({rule}): {chance}. "
-                f"A miss costs 1 point and sends you back to question 1 (RTB-QB-MISS)."
-            )
-        beat = card_label(state.card_to_beat)
-        if state.gauntlet:
-            return (
-                f"Call {label} than {beat} (RTB-SG-RIDE): {chance}. A hit adds 1 to your streak "
-                f"({state.streak} of {state.target}); a miss ends this ride."
-            )
-        return (
-            f"Call {label} than {beat} (RTB-B-GUESS): {chance}. A miss costs 1 point and the streak "
-            f"goes back to 0 (RTB-B-STREAK)."
-        )
+            result = f"Result: {names} {verb} with a streak of {max(state.ride_best)} (RTB-SG-WIN)."
+        return {
+            "columns": ["Seat", "Part 1 points (ride order)", "Best ride (hits in a row)"],
+            "rows": rows,
+            "caption": (
+                f"Solo gauntlet: {state.target} hits in a row win on the spot; otherwise the longest ride wins"
+            ),
+            "result": result,
+            "winners": winners,
+            "summary": ", ".join(f"{self.seat_name(s)} best ride {b}" for s, b in enumerate(state.ride_best)),
+        }

@@ -487,6 +487,8 @@ class Board {
   }
 
   autoSelect() {
+    this.autoLength = this.selection.length === 0 ? 0 : this.autoLength || 0;
+    const start = this.selection.length;
     // While every candidate goes through the same next target, and more than one move (or a move
     // with a choice) is left, select it: the choices show at once (e.g. a guess's answers).
     for (;;) {
@@ -497,6 +499,7 @@ class Board {
       const single = cands.length === 1 && cands[0].choice === null && cands[0].path.length === this.selection.length + 1;
       if (single) return;
       this.selection.push([...keys][0]);
+      if (start === 0) this.autoLength = this.selection.length;
     }
   }
 
@@ -623,7 +626,7 @@ class Board {
         m.hint ? h("small", { class: "bl-choice-hint" }, m.hint) : null,
       ),
     );
-    if (this.selection.length) {
+    if (this.selection.length > (this.autoLength || 0)) {
       buttons.push(
         h("button", { type: "button", class: "bl-btn bl-cancel", onclick: () => this.clearSelection(), title: "Choose again (Escape)" }, "Cancel"),
       );

@@ -261,13 +261,13 @@ def _pyramid_svg(view: dict[str, Any]) -> list[str]:
     return out
 
 
-def _spot_svg(spot: dict[str, Any], x: float, y: float, focus: bool) -> list[str]:
+def _spot_svg(spot: dict[str, Any], x: float, y: float) -> list[str]:
     """One Give & Take spot: the latest card on top of the earlier flips (up to three shown)."""
     cards = spot["cards"]
-    marked = spot["current"] or focus
+    marked = spot["current"]
     out = []
     if not cards:
-        out.append(slot_svg(x, y, "", highlight=focus))
+        out.append(slot_svg(x, y, ""))
     else:
         behind = cards[:-1][-3:]
         for k, code in enumerate(behind):
@@ -276,8 +276,6 @@ def _spot_svg(spot: dict[str, Any], x: float, y: float, focus: bool) -> list[str
     notes = []
     if spot["current"]:
         notes.append("▲ now")
-    elif focus:
-        notes.append("▲ next")
     if len(cards) > 1:
         notes.append(f"{len(cards)} flips")
     if notes:
@@ -294,7 +292,7 @@ def _spot_svg(spot: dict[str, Any], x: float, y: float, focus: bool) -> list[str
     return out
 
 
-def _give_take_svg(view: dict[str, Any], next_spot: int | None) -> list[str]:
+def _give_take_svg(view: dict[str, Any]) -> list[str]:
     """RTB-GT-LAYOUT: four rows of a Give spot then a Take spot, row 1 at the bottom."""
     out = [_text(MID_X, 20, "Give & Take board", 14, "bold")]
     label_w = 48
@@ -303,11 +301,11 @@ def _give_take_svg(view: dict[str, Any], next_spot: int | None) -> list[str]:
     out.append(_text(give_x + CARD_W / 2, 40, "Give", 12, "bold", "middle"))
     out.append(_text(take_x + CARD_W / 2, 40, "Take", 12, "bold", "middle"))
     row_gap = CARD_H + 18
-    for index, spot in enumerate(view["spots"]):
+    for spot in view["spots"]:
         row = spot["row"]
         y = 48 + (4 - row) * row_gap
         x = give_x if spot["kind"] == "give" else take_x
-        out.extend(_spot_svg(spot, x, y, focus=index == next_spot and not spot["current"]))
+        out.extend(_spot_svg(spot, x, y))
         if spot["kind"] == "give":
             out.append(_text(MID_X, y + CARD_H / 2 - 2, f"row {row}", 11, fill=MUTED))
             out.append(_text(MID_X, y + CARD_H / 2 + 12, f"×{spot['points']}", 12, "bold"))
@@ -426,13 +424,11 @@ def _questions_bus_svg(view: dict[str, Any]) -> list[str]:
     return out
 
 
-def table_svg(view: dict[str, Any], next_spot: int | None = None) -> str:
+def table_svg(view: dict[str, Any]) -> str:
     """The whole table as one SVG string, laid out for the game's settings.
 
     Args:
         view (dict): ``state.view(seat)`` (its ``"options"`` choose the layout).
-        next_spot (int | None): on the Give & Take board, the spot (0–7) to mark as the one
-            flipped next when no card is in play (the widget passes it; ``None`` marks none).
 
     Returns:
         ``<svg role="img" aria-label="…">…</svg>``: every seat's row and points; then the pyramid
@@ -460,7 +456,7 @@ def table_svg(view: dict[str, Any], next_spot: int | None = None) -> str:
         parts.extend(_higher_lower_bus_svg(view, "The ride", True))
     else:
         if view.get("spots"):
-            parts.extend(_give_take_svg(view, next_spot))
+            parts.extend(_give_take_svg(view))
         else:
             parts.extend(_pyramid_svg(view))
         if bus["kind"] == "questions":
