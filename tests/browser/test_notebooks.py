@@ -372,7 +372,15 @@ def test_notebook_runs_and_its_widgets_play_in_jupyterlab(path: str, page: Page,
 def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
     assert (NOTEBOOKS / FLAGSHIP).is_file(), f"the flagship lesson {FLAGSHIP} is missing"
     page.goto(lab_server.voila_url(FLAGSHIP), wait_until="domcontentloaded")
-    expect(page.locator(DRAWN_BOARDS).first, "Voilà rendered no game widget").to_be_visible(timeout=180_000)
+    # A board drawn, or Voilà saying a cell failed (then there is no point waiting for a board).
+    page.wait_for_function(
+        """(sel) => document.querySelector(sel) !== null
+              || document.body.innerText.includes('There was an error when executing cell')""",
+        arg=DRAWN_BOARDS,
+        timeout=180_000,
+    )
+    expect(page.locator("body")).not_to_contain_text("There was an error when executing cell", timeout=1_000)
+    expect(page.locator(DRAWN_BOARDS).first, "Voilà rendered no game widget").to_be_visible()
     # Voilà streams the page cell by cell; "load" fires once the last cell has run. The last
     # printed line the lesson keeps (an nbval-checked output) must then be on the page.
     page.wait_for_load_state("load")
