@@ -65,6 +65,7 @@ CONTROLS: dict[str, type | None] = {
     "reset": int,
     "viewer": int,
     "autoplay": bool,
+    "log": bool,
 }
 #: The fields of each kind of message the page sends (core.js); any other field is refused.
 MESSAGE_FIELDS: dict[str, frozenset[str]] = {
@@ -182,6 +183,8 @@ class GameWidget:
         self._message: dict[str, str] | None = None
         self._seq = 0
         self._animate = False
+        self.log_open = False
+        self._frame: dict[str, Any] = {}
         self._title = title if title is not None else (session.game.title or session.game.name)
         self.board = BoardWidget()
         self.board.on_msg(self._on_board_msg)
@@ -211,7 +214,7 @@ class GameWidget:
     @property
     def frame(self) -> dict[str, Any]:
         """The frame the browser draws now (a JSON-safe dict; see :mod:`bus_lab.board.frame`)."""
-        return self.board.frame
+        return self._frame
 
     @property
     def status_text(self) -> str:
@@ -413,8 +416,17 @@ class GameWidget:
         if self.autoplay and (self.session.state.is_terminal() or self.session.waiting_for_human()):
             self.autoplay = False
         self._seq += 1
-        self.board.frame = self.build_frame()
+        self._frame = self.build_frame()
+        self._sync()
         self._animate = False
+
+    def _sync(self) -> None:
+        """Send the frame to the browser; the event log's entries travel only while the page
+        shows the log (it is folded at first), which halves the bytes of a step."""
+        frame = self._frame
+        if not self.log_open:
+            frame = {**frame, "log": {"total": frame["log"]["total"], "events": []}}
+        self.board.frame = frame
 
     # -- messages --------------------------------------------------------------------------
     def show_note(self, text: str) -> None:
@@ -536,6 +548,12 @@ class GameWidget:
 
         self._guarded(run, animate=self.interval >= FAST_AUTOPLAY_MS)
 
+    def show_log(self, shown: bool) -> None:
+        """The page opened (True) or folded (False) the event log: its entries are sent only
+        while it is open. Nothing else changes (the same frame, the same sequence number)."""
+        self.log_open = bool(shown)
+        self._sync()
+
     def play(self, move: Move | int | str) -> None:
         """Make a person's move, as tapping it on the board does: a :class:`Move`, its action or
         its label. An illegal move is refused with the reason and the legal moves in the message
@@ -630,6 +648,7 @@ class GameWidget:
             "reset": lambda: self.reset(value),
             "viewer": lambda: self.set_viewer(value),
             "autoplay": lambda: self.set_autoplay(value),
+            "log": lambda: self.show_log(value),
         }
         actions[name]()
 
