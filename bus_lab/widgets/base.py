@@ -403,7 +403,10 @@ class GameWidget:
                 + [[self.seat_name(seat), seat] for seat in range(s.game.num_players)],
             },
             deal=(
-                [{"action": a, "label": f"{state.action_to_string(a)} ({p})"} for a, p in state.chance_outcomes()]
+                [
+                    {"action": a, "label": f"{state.action_to_string(a)} ({p})"}
+                    for a, p in state.chance_outcomes()
+                ]
                 if picking
                 else None
             ),
@@ -485,7 +488,9 @@ class GameWidget:
     def forward(self) -> None:
         """Redo a step undone with Back."""
         self._guarded(
-            lambda: None if self.session.redo() else "nothing to redo: Forward replays steps undone with Back."
+            lambda: (
+                None if self.session.redo() else "nothing to redo: Forward replays steps undone with Back."
+            )
         )
 
     def goto(self, position: int) -> None:
@@ -628,7 +633,9 @@ class GameWidget:
                 self.deal(action)
                 return
             if not self.frame["moves"]:
-                self._refuse(f"no person is to move now, so move {action} was not played. {self._hint(self.session.state)}")
+                self._refuse(
+                    f"no person is to move now, so move {action} was not played. {self._hint(self.session.state)}"
+                )
                 return
             self.play(action)  # an illegal action is refused with the reason and the legal moves
             return
