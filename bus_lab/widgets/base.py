@@ -65,6 +65,7 @@ CONTROLS: dict[str, type | None] = {
     "reset": int,
     "viewer": int,
     "autoplay": bool,
+    "log": bool,
 }
 #: The fields of each kind of message the page sends (core.js); any other field is refused.
 MESSAGE_FIELDS: dict[str, frozenset[str]] = {
@@ -182,6 +183,8 @@ class GameWidget:
         self._message: dict[str, str] | None = None
         self._seq = 0
         self._animate = False
+        self.log_open = False
+        self._frame: dict[str, Any] = {}
         self._title = title if title is not None else (session.game.title or session.game.name)
         self.board = BoardWidget()
         self.board.on_msg(self._on_board_msg)
@@ -211,7 +214,7 @@ class GameWidget:
     @property
     def frame(self) -> dict[str, Any]:
         """The frame the browser draws now (a JSON-safe dict; see :mod:`bus_lab.board.frame`)."""
-        return self.board.frame
+        return self._frame
 
     @property
     def status_text(self) -> str:
@@ -400,7 +403,10 @@ class GameWidget:
                 + [[self.seat_name(seat), seat] for seat in range(s.game.num_players)],
             },
             deal=(
-                [{"action": a, "label": f"{state.action_to_string(a)} ({p})"} for a, p in state.chance_outcomes()]
+                [
+                    {"action": a, "label": f"{state.action_to_string(a)} ({p})"}
+                    for a, p in state.chance_outcomes()
+                ]
                 if picking
                 else None
             ),
@@ -413,8 +419,17 @@ class GameWidget:
         if self.autoplay and (self.session.state.is_terminal() or self.session.waiting_for_human()):
             self.autoplay = False
         self._seq += 1
-        self.board.frame = self.build_frame()
+        self._frame = self.build_frame()
+        self._sync()
         self._animate = False
+
+    def _sync(self) -> None:
+        """Send the frame to the browser; the event log's entries travel only while the page
+        shows the log (it is folded at first), which halves the bytes of a step."""
+        frame = self._frame
+        if not self.log_open:
+            frame = {**frame, "log": {"total": frame["log"]["total"], "events": []}}
+        self.board.frame = frame
 
     # -- messages --------------------------------------------------------------------------
     def show_note(self, text: str) -> None:
@@ -473,7 +488,9 @@ class GameWidget:
     def forward(self) -> None:
         """Redo a step undone with Back."""
         self._guarded(
-            lambda: None if self.session.redo() else "nothing to redo: Forward replays steps undone with Back."
+            lambda: (
+                None if self.session.redo() else "nothing to redo: Forward replays steps undone with Back."
+            )
         )
 
     def goto(self, position: int) -> None:
@@ -535,6 +552,12 @@ class GameWidget:
             return None
 
         self._guarded(run, animate=self.interval >= FAST_AUTOPLAY_MS)
+
+    def show_log(self, shown: bool) -> None:
+        """The page opened (True) or folded (False) the event log: its entries are sent only
+        while it is open. Nothing else changes (the same frame, the same sequence number)."""
+        self.log_open = bool(shown)
+        self._sync()
 
     def play(self, move: Move | int | str) -> None:
         """Make a person's move, as tapping it on the board does: a :class:`Move`, its action or
@@ -610,7 +633,9 @@ class GameWidget:
                 self.deal(action)
                 return
             if not self.frame["moves"]:
-                self._refuse(f"no person is to move now, so move {action} was not played. {self._hint(self.session.state)}")
+                self._refuse(
+                    f"no person is to move now, so move {action} was not played. {self._hint(self.session.state)}"
+                )
                 return
             self.play(action)  # an illegal action is refused with the reason and the legal moves
             return
@@ -630,6 +655,7 @@ class GameWidget:
             "reset": lambda: self.reset(value),
             "viewer": lambda: self.set_viewer(value),
             "autoplay": lambda: self.set_autoplay(value),
+            "log": lambda: self.show_log(value),
         }
         actions[name]()
 

@@ -116,6 +116,10 @@ class Board {
     this.controls = h("div", { class: "bl-controls", role: "group", "aria-label": "Step controls" });
     this.scores = h("details", { class: "bl-scores" });
     this.log = h("details", { class: "bl-log" });
+    // The log's entries are sent only while it is open: say when it opens or folds.
+    this.log.addEventListener("toggle", () => {
+      if (this.frame && this.frame.controls) this.send({ type: "control", name: "log", value: this.log.open }, false);
+    });
     const boardCol = h("div", { class: "bl-boardcol" }, this.boardBox, this.seatStrip);
     const side = h(
       "div",
@@ -401,6 +405,7 @@ class Board {
     this.log.hidden = false;
     const open = this.log.open;
     const items = log.events.map((e) => h("li", {}, h("code", {}, "[" + e.rule + "]"), " ", e.text));
+    if (!items.length && log.total) items.push(h("li", {}, "Loading the log…"));
     const more = log.total > log.events.length ? `latest ${log.events.length} of ${log.total}` : `${log.total}`;
     this.log.replaceChildren(
       h("summary", {}, `Event log (${more} events, newest first, rule ID in brackets)`),
