@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """How fast the touchable board answers, and how much it sends: printed figures, never asserted.
 
-* Bytes per step: ``len(json.dumps(frame))`` of every frame of a whole bot game per game (2 seats,
-  GameWidget frames, computed in Python: no browser), median and largest.
+* Bytes per step: ``len(json.dumps(frame))`` of the frame sent to the browser at every step of a
+  whole bot game per game (2 seats, computed in Python: no browser), median and largest, with the
+  event log folded (as a board starts: its entries are not sent) and open.
 * Click → board repainted, in JupyterLab in headless Chromium: about 30 clicks per game (Step, the
   board's targets and choices, as a person plays), median and 95th percentile, as the board itself
   records them (``window.busLabTimings``: ms from sending the message to drawing the new frame) and
@@ -65,22 +66,30 @@ def bot_game_widget(game: str, seed: int):
     return base.GameWidget(session), note
 
 
-def frame_bytes(game: str, seed: int = 1) -> tuple[list[int], str]:
-    """Size in bytes of the JSON of every frame of a whole bot game (the first frame included)."""
+def frame_bytes(game: str, seed: int = 1, log_open: bool = False) -> tuple[list[int], str]:
+    """Size in bytes of the JSON sent to the browser at every step of a whole bot game (the first
+    frame included), with the event log folded or open."""
     w, note = bot_game_widget(game, seed)
-    sizes = [len(json.dumps(w.frame))]
+    w.show_log(log_open)
+    sizes = [len(json.dumps(w.board.frame))]
     while w.frame["controls"]["can_step"]:
         w.step()
-        sizes.append(len(json.dumps(w.frame)))
+        sizes.append(len(json.dumps(w.board.frame)))
     return sizes, note
 
 
 def print_bytes() -> None:
-    print("Bytes sent per step (JSON of each frame, whole 2-seat bot game, seed 1)")
-    print(f"  {'game':<14} {'steps':>6} {'median':>9} {'max':>9}  measured on")
+    print("Bytes sent per step (JSON of the frame sent, whole 2-seat bot game, seed 1)")
+    print(
+        f"  {'game':<14} {'steps':>6} {'log folded: median':>19} {'max':>7} {'log open: median':>17} {'max':>7}  on"
+    )
     for game in GAMES:
-        sizes, note = frame_bytes(game)
-        print(f"  {game:<14} {len(sizes) - 1:>6} {statistics.median(sizes):>9,.0f} {max(sizes):>9,}  {note}")
+        folded, note = frame_bytes(game)
+        opened, _ = frame_bytes(game, log_open=True)
+        print(
+            f"  {game:<14} {len(folded) - 1:>6} {statistics.median(folded):>19,.0f} {max(folded):>7,}"
+            f" {statistics.median(opened):>17,.0f} {max(opened):>7,}  {note}"
+        )
 
 
 # -- in the browser -----------------------------------------------------------------------------

@@ -72,8 +72,16 @@ class BoardPage:
             self.push()
         return len(sent)
 
+    def settle(self) -> None:
+        """Wait until the board's motion has finished (a click aimed at a moving card could land
+        beside it on a loaded machine)."""
+        self.page.wait_for_function(
+            "() => document.getAnimations().every((a) => a.playState !== 'running')", timeout=5000
+        )
+
     def click(self, selector: str) -> int:
-        """Click the element matching ``selector``, then :meth:`pump`."""
+        """Click the element matching ``selector`` once the board is still, then :meth:`pump`."""
+        self.settle()
         self.page.locator(selector).first.click()
         return self.pump()
 

@@ -102,6 +102,7 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
         class: "bas-chip" + (small ? " bas-small" : "") + (type.senior ? " bas-senior" : ""),
         style: `background:${colour.ink};color:${inkOn(colour.ink)}`,
         title: lg.name(code),
+        role: "img",
         "aria-label": lg.name(code),
       },
       colour.code.toLowerCase() + type.code,
@@ -195,7 +196,7 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
       table,
       ctx.h("span", {}, `${plural(stack.cards_left, "card")} left`),
       pending
-        ? ctx.h("span", { class: "bas-chips", "aria-label": "Chosen to get off" }, ...pending.chosen.map((code) => chip(ctx, lg, code, key(code), true)))
+        ? ctx.h("span", { class: "bas-chips", role: "group", "aria-label": "Chosen to get off" }, ...pending.chosen.map((code) => chip(ctx, lg, code, key(code), true)))
         : null,
     );
     if (top) ctx.anim(card, `dest:${stack.name}:${stack.cards_left}`);
@@ -233,7 +234,7 @@ div.bas-stack.bl-target.bl-selected { border-color: #a33f00; background: #fff0e0
         ctx.h("b", {}, `Bus of ${seatName(ctx, seat)}${you}${view.to_move === seat ? " ◀ to move" : ""}`),
         ctx.h("span", {}, `${bus.seats_used}/${bus.seats} seats · ${bus.points} pts`),
       ),
-      ctx.h("div", { class: "bas-seats", "aria-label": "Passengers in the bus" }, ...riders),
+      ctx.h("div", { class: "bas-seats", role: "group", "aria-label": "Passengers in the bus" }, ...riders),
       ctx.h(
         "div",
         { class: "bas-piles" },
