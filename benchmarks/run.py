@@ -91,7 +91,7 @@ class Table:
 
     def summary(self) -> int:
         """Print every target with its figure; return how many were missed."""
-        print("Targets (issue 8, for a 2-core machine)")
+        print("Targets (for a 2-core machine)")
         missed = 0
         for name, value, unit, op, limit in self.targets:
             met = value >= limit if op == "≥" else value < limit

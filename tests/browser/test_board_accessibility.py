@@ -148,6 +148,11 @@ def test_the_log_is_reached_with_tab(blank_page):
     blank_page.locator(".bl-log summary").focus()
     blank_page.keyboard.press("Tab")
     assert blank_page.evaluate("() => document.activeElement.classList.contains('bl-logbox')")
+    assert bp.pump() == 1  # opening the log asks for its entries, and nothing else
+    assert blank_page.locator(".bl-logbox li").count() == len(w.frame["log"]["events"]) > 0
+    blank_page.locator(".bl-logbox").focus()
+    bp.push()  # a new frame keeps the reader's place in the log
+    assert blank_page.evaluate("() => document.activeElement.classList.contains('bl-logbox')")
     assert bp.pump() == 0  # reading the log sends nothing
 
 

@@ -304,7 +304,9 @@ class Board {
     const animate = Boolean(frame.animate) && !reducedMotion() && oldFrame !== null && oldFrame.game === frame.game;
     this.drawBoard(animate);
     this.root.dataset.seq = String(frame.seq);
-    if (hadFocus) this.restoreFocus(focusControl);
+    // Focus stays where it is when that element is still on the page (a control, the log); it
+    // moves on when the element was redrawn away (a target played) or is now disabled.
+    if (hadFocus && (!this.root.contains(focused) || focused.disabled)) this.restoreFocus(focusControl);
   }
 
   drawSeats(frame) {
@@ -403,19 +405,20 @@ class Board {
       return;
     }
     this.log.hidden = false;
-    const open = this.log.open;
+    if (!this.logList) {
+      // Built once: a keyboard user reading the log keeps their place while the game goes on.
+      this.logSummary = h("summary", {});
+      this.logList = h("ol", { reversed: true });
+      this.logBox = h("div", { class: "bl-logbox", tabindex: "0", role: "region", "aria-label": "Event log" }, this.logList);
+      this.log.append(this.logSummary, this.logBox);
+    }
     const items = log.events.map((e) => h("li", {}, h("code", {}, "[" + e.rule + "]"), " ", e.text));
     if (!items.length && log.total) items.push(h("li", {}, "Loading the log…"));
-    const more = log.total > log.events.length ? `latest ${log.events.length} of ${log.total}` : `${log.total}`;
-    this.log.replaceChildren(
-      h("summary", {}, `Event log (${more} events, newest first, rule ID in brackets)`),
-      h(
-        "div",
-        { class: "bl-logbox", tabindex: "0", role: "region", "aria-label": "Event log" },
-        h("ol", { reversed: true, start: String(log.total) }, ...items),
-      ),
-    );
-    this.log.open = open;
+    const shown = log.events.length;
+    const more = shown && log.total > shown ? `latest ${shown} of ${log.total}` : `${log.total}`;
+    this.logSummary.textContent = `Event log (${more} events, newest first, rule ID in brackets)`;
+    this.logList.setAttribute("start", String(log.total));
+    this.logList.replaceChildren(...items);
   }
 
   drawBoard(animate) {
@@ -465,7 +468,7 @@ class Board {
     this.autoSelect();
     this.wireTargets();
     this.drawChoices();
-    if (before) this.animateFrom(before);
+    this.root.dataset.moved = String(before ? this.animateFrom(before) : 0);
     for (const fn of this.afterFns) {
       try {
         fn({ motion: animate, before });
@@ -700,13 +703,17 @@ class Board {
     return map;
   }
 
+  /** Animate keyed elements from where they were; returns how many were animated (the root's
+   *  data-moved attribute carries it, for tests that cannot catch a 260 ms animation in time). */
   animateFrom(before) {
+    let count = 0;
     for (const el of this.boardBox.querySelectorAll("[data-anim]")) {
       if (typeof el.animate !== "function") continue;
       const old = before.get(el.dataset.anim);
       const scale = el.ownerSVGElement && el.ownerSVGElement.getScreenCTM() ? el.ownerSVGElement.getScreenCTM().a || 1 : 1;
       if (!old) {
         el.animate([{ opacity: 0, transform: "scale(0.85)" }, { opacity: 1, transform: "none" }], { duration: 200, easing: "ease-out" });
+        count += 1;
         continue;
       }
       const now = el.getBoundingClientRect();
@@ -718,8 +725,12 @@ class Board {
       } else if (old.face !== el.dataset.face) {
         frames.push({ transform: "scaleX(0.05)" }, { transform: "none" });
       }
-      if (frames.length) el.animate(frames, { duration: MOVE_MS, easing: "ease-out" });
+      if (frames.length) {
+        el.animate(frames, { duration: MOVE_MS, easing: "ease-out" });
+        count += 1;
+      }
     }
+    return count;
   }
 }
 
