@@ -123,6 +123,26 @@ def photograph(page, app: str, game: str, problems: list[str]) -> None:
     page.wait_for_timeout(300)
 
 
+#: Where focus is, and the notebook's active cell (None in Voilà).
+FOCUS_JS = """(sel) => {
+  const app = window.jupyterapp, nb = app && app.shell.currentWidget;
+  return {cell: nb && nb.content ? nb.content.activeCellIndex : null,
+          inside: Boolean(document.activeElement && document.activeElement.closest(sel))};
+}"""
+
+
+def assert_arrows_stay_on_the_board(page, app: str, game: str) -> None:
+    """Arrow keys on the board's choices and places move among them: the notebook around it
+    (whose command mode moves between cells on arrows) does not take them."""
+    sel = board_root(game)
+    page.locator(f"{sel} .bl-choice, {sel} .bl-board [data-target].bl-legal").first.focus()
+    before = page.evaluate(FOCUS_JS, sel)
+    for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "End", "Home"):
+        page.keyboard.press(key)
+        after = page.evaluate(FOCUS_JS, sel)
+        assert after == {**before, "inside": True}, f"{app} {game}: after {key} {after}, before {before}"
+
+
 @pytest.mark.timeout(200)
 @pytest.mark.parametrize("app", APPS)
 def test_four_games_played_to_the_end(app: str, laptop_page, lab_server) -> None:
@@ -136,6 +156,7 @@ def test_four_games_played_to_the_end(app: str, laptop_page, lab_server) -> None
     for game in games:
         played = play(page, game, until_decision=True)
         assert not played.over, f"{app} {game}: the game ended before the person at seat 0 had a move"
+        assert_arrows_stay_on_the_board(page, app, game)
         photograph(page, app, game, problems)
         soft(
             problems, assert_svg_text_contrast, page, f"in {app}, {game} at the first move", board_root(game)

@@ -16,6 +16,8 @@ const DRAWERS = {};
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MOVE_MS = 260;
 const REPLY_TIMEOUT_MS = 5000;
+/** Keys the board uses (moving among places and choices, playing, taking a choice back). */
+const NAV_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Enter", " ", "Escape"]);
 
 function setAttrs(el, attrs) {
   if (!attrs) return el;
@@ -113,7 +115,10 @@ class Board {
     this.choiceBox = h("div", { class: "bl-choices", role: "group", "aria-labelledby": id + "-prompt" });
     this.explain = h("div", { class: "bl-explain", id: id + "-explain" });
     this.dealBox = h("div", { class: "bl-deal", hidden: true });
+    // The step controls sit at the top of the side panel, so they stay put while the status
+    // above the choices grows and shrinks; the table controls (View as, seed) close the panel.
     this.controls = h("div", { class: "bl-controls", role: "group", "aria-label": "Step controls" });
+    this.tableControls = h("div", { class: "bl-controls bl-table-controls", role: "group", "aria-label": "Table" });
     this.scores = h("details", { class: "bl-scores" });
     this.log = h("details", { class: "bl-log" });
     // The log's entries are sent only while it is open: say when it opens or folds.
@@ -124,13 +129,14 @@ class Board {
     const side = h(
       "div",
       { class: "bl-side" },
+      this.controls,
       this.status,
       this.message,
       this.prompt,
       this.choiceBox,
       this.explain,
       this.dealBox,
-      this.controls,
+      this.tableControls,
     );
     this.root = h(
       "div",
@@ -142,7 +148,17 @@ class Board {
     );
     this.buildControls();
     this.el.append(this.root);
-    this.root.addEventListener("keydown", (e) => this.onKey(e));
+    // Keys meant for the board (arrows, Home, End, Enter, Space, Escape) are handled as they
+    // enter the page, before a notebook around it sees them: a notebook's command mode would
+    // otherwise also move between cells on arrows or open a cell on Enter. The key's default
+    // action (a button pressed by Enter or Space, a list or number box changed) still happens.
+    this.onWindowKey = (e) => {
+      if (!NAV_KEYS.has(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+      if (!(e.target instanceof Node) || !this.root.contains(e.target)) return;
+      e.stopImmediatePropagation();
+      this.onKey(e);
+    };
+    window.addEventListener("keydown", this.onWindowKey, true);
     if (typeof ResizeObserver === "function") {
       this.resizer = new ResizeObserver(() => this.onResize());
       this.resizer.observe(this.root);
@@ -197,6 +213,8 @@ class Board {
     this.controls.append(
       h("div", { class: "bl-row" }, this.backBtn, this.stepBtn, this.forwardBtn, this.autoBtn),
       h("label", { class: "bl-row bl-timeline" }, this.timeline, this.timelineText),
+    );
+    this.tableControls.append(
       h(
         "div",
         { class: "bl-row" },
@@ -244,6 +262,10 @@ class Board {
 
   kernelGone() {
     this.gone = true;
+    this.statusNow.textContent = "This board has stopped.";
+    this.statusHint.textContent = "";
+    this.prompt.textContent = "";
+    this.choiceBox.replaceChildren();
     this.root.classList.add("bl-gone");
     this.showBanner(
       "The Python kernel restarted or stopped, so this board cannot play any more. Run this cell again " +
@@ -333,6 +355,7 @@ class Board {
   drawControls(frame) {
     const c = frame.controls;
     this.controls.hidden = !c;
+    this.tableControls.hidden = !c;
     if (!c) return;
     this.backBtn.disabled = !c.can_back;
     this.forwardBtn.disabled = !c.can_forward;
@@ -534,6 +557,8 @@ class Board {
         } else {
           why = `${through.length} moves start here: tap, then choose`;
         }
+      } else if (selected) {
+        why = "Chosen: pick one of the choices beside it (Escape goes back)";
       } else if (key in blocked) {
         why = "Not now: " + blocked[key];
       }
@@ -559,7 +584,11 @@ class Board {
     );
   }
 
-  explainText(text) {
+  /** The line under the choices: what a move would do (hover, focus) or, after a tap on a place
+   *  that cannot be played, why not (then announced, and marked as a refusal). */
+  explainText(text, refused = false) {
+    this.explain.classList.toggle("bl-refused", refused);
+    this.explain.setAttribute("aria-live", refused ? "assertive" : "off");
     this.explain.textContent = text || "";
   }
 
@@ -573,7 +602,7 @@ class Board {
     }
     if (!this.nextKeys().has(key)) {
       const why = (this.frame.blocked || {})[key];
-      this.explainText(why ? "Not now: " + why : "That cannot be played now.");
+      this.explainText(why ? "Not now: " + why : "That cannot be played now.", true);
       return;
     }
     const sel = [...this.selection, key];
@@ -667,31 +696,43 @@ class Board {
 
   onKey(e) {
     const t = e.target;
-    if (e.key === "Escape" && this.selection.length) {
-      this.clearSelection();
-      e.preventDefault();
+    if (e.key === "Escape") {
+      if (this.selection.length > (this.autoLength || 0)) {
+        this.clearSelection();
+        e.preventDefault();
+      }
+      return;
+    }
+    if (t && t.classList && (t.classList.contains("bl-choice") || t.classList.contains("bl-cancel"))) {
+      this.moveAmong([...t.parentElement.querySelectorAll(".bl-choice, .bl-cancel")], t, e);
       return;
     }
     if (!t || !t.dataset || t.dataset.target === undefined) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      this.tap(t.dataset.target, t);
+      return;
+    }
     const list = this.rovingTargets();
-    const i = list.indexOf(t);
+    if (this.moveAmong(list, t, e)) {
+      for (const el of list) el.tabIndex = -1;
+      document.activeElement.tabIndex = 0;
+      this.focusKey = document.activeElement.dataset.target;
+    }
+  }
+
+  /** Arrow keys, Home and End move focus within `list` (from `current`); true when they did. */
+  moveAmong(list, current, e) {
+    const i = list.indexOf(current);
     let j = null;
     if (e.key === "ArrowRight" || e.key === "ArrowDown") j = (i + 1) % list.length;
     else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = (i - 1 + list.length) % list.length;
     else if (e.key === "Home") j = 0;
     else if (e.key === "End") j = list.length - 1;
-    else if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      this.tap(t.dataset.target, t);
-      return;
-    }
-    if (j !== null && list.length) {
-      e.preventDefault();
-      for (const el of list) el.tabIndex = -1;
-      list[j].tabIndex = 0;
-      this.focusKey = list[j].dataset.target;
-      list[j].focus();
-    }
+    if (j === null || !list.length) return false;
+    e.preventDefault();
+    list[j].focus();
+    return true;
   }
 
   // -- motion --------------------------------------------------------------------------------
@@ -761,6 +802,7 @@ export default {
     return () => {
       clearTimeout(board.autoTimer);
       if (board.resizer) board.resizer.disconnect();
+      window.removeEventListener("keydown", board.onWindowKey, true);
     };
   },
 };
