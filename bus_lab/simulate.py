@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from random import Random
 from typing import TYPE_CHECKING, Any
 
-from bus_lab.engine.core import Game, State
+from bus_lab.engine.core import CHANCE, TERMINAL, Game, State
+from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.registry import load_game
 
 if TYPE_CHECKING:  # concurrent.futures is imported only when an executor is used
@@ -39,21 +41,71 @@ __all__ = ["simulate", "game_seed", "ride_the_bus_extras"]
 ROW_KEYS = ("game_index", "seed", "winners", "scores", "length")
 
 
+def _play_game(game: Game, policies: Mapping[int, Callable], seed: int) -> State:
+    """Play one game to the end with ``policies`` (a policy per seat) and return its final state.
+
+    The lean loop of :func:`simulate`: it applies the actions a
+    :class:`~bus_lab.engine.session.Session` with the same seed and bots would (``run_to_end``),
+    drawn from the same random streams (a fresh ``random.Random(f"{seed}:chance:{step}")`` per draw,
+    ``random.Random(f"{seed}:bot:{step}")`` per bot decision, ``step`` being the actions so far, as
+    :meth:`Session.rng_for_step` derives them), but keeps no timeline of cloned states.
+    ``tests/test_simulate.py`` checks it against a Session for every registered game.
+
+    Args:
+        game (Game): the game to play.
+        policies (Mapping[int, Callable]): ``{seat: policy(state, rng) -> action}`` for every seat.
+        seed (int): the game's seed (a Session's ``seed``).
+
+    Raises:
+        RuntimeError: the game did not end within 100,000 steps (a Session's ``run_to_end`` limit).
+    """
+    state = game.new_initial_state()
+    step = len(state.history())
+    for _ in range(100_000):
+        player = state.current_player()
+        if player == TERMINAL:
+            return state
+        if player == CHANCE:
+            action = sample_chance(state, Random(f"{seed}:chance:{step}"))
+        else:
+            action = policies[player](state, Random(f"{seed}:bot:{step}"))
+        state.apply_action(action)
+        step += 1
+    if state.is_terminal():
+        return state
+    raise RuntimeError(f"the game of seed {seed} did not end within 100,000 steps")
+
+
+def _policies(game: Game, bots: Any) -> dict[int, Callable]:
+    """``{seat: policy}`` for every seat from a checked ``bots`` (a name, a callable or a dict)."""
+    named = game.policies()
+    specs = bots if isinstance(bots, Mapping) else dict.fromkeys(range(game.num_players), bots)
+    return {seat: named[spec] if isinstance(spec, str) else spec for seat, spec in specs.items()}
+
+
 def _play_chunk(
-    game: Game, bots: Any, seed: int, indices: Sequence[int], extras: Callable[[State], dict] | None
+    game: Game | tuple[str, dict[str, Any]],
+    bots: Any,
+    seed: int,
+    indices: Sequence[int] | tuple[int, int],
+    extras: Callable[[State], dict] | None,
 ) -> list[dict[str, Any]]:
-    """Play the games ``indices`` (module level, so process pools and clusters can pickle it)."""
-    from bus_lab.engine.session import Session
+    """Play the games ``indices`` (module level, so process pools and clusters can pickle it).
+
+    ``game`` may be ``(name, params)`` and ``indices`` a ``(start, stop)`` pair, so a task sent to
+    another process carries a few words rather than a pickled game and a list of indices.
+    """
     from bus_lab.prob.montecarlo import game_seed
 
+    if isinstance(game, tuple):
+        game = load_game(game[0], **game[1])
+    if isinstance(indices, tuple):
+        indices = range(*indices)
+    policies = _policies(game, bots)
     rows = []
     for index in indices:
         s = game_seed(seed, index)
-        session = Session(game, seed=s, bots=bots)
-        session.run_to_end()
-        state = session.state
-        if not state.is_terminal():  # cannot happen when every seat is a bot
-            raise RuntimeError(f"game {index} stopped before the end: {state}")
+        state = _play_game(game, policies, s)
         row = {
             "game_index": index,
             "seed": s,
@@ -236,6 +288,17 @@ def _default_chunk_size(executor: Any, n_games: int) -> int:
     return min(chunk_size, 500)
 
 
+def _game_by_name(game: Game) -> Game | tuple[str, dict[str, Any]]:
+    """``(name, params)`` when the registry makes an equal game from them (a task then carries a
+    few words and the worker makes the game), else the game itself (pickled with each task)."""
+    try:
+        if load_game(game.name, **game.params) == game:
+            return (game.name, dict(game.params))
+    except Exception:  # not registered, or made in another way: send the object
+        pass
+    return game
+
+
 def _play_on(
     executor: cf.Executor,
     game: Game,
@@ -251,10 +314,11 @@ def _play_on(
     import concurrent.futures as cf
 
     chunk_size = chunk_size or _default_chunk_size(executor, n_games)
+    sent = _game_by_name(game)
     futures = {}
     for start in range(0, n_games, chunk_size):
-        chunk = list(range(start, min(start + chunk_size, n_games)))
-        futures[executor.submit(_play_chunk, game, bots, seed, chunk, extras)] = start
+        chunk = (start, min(start + chunk_size, n_games))
+        futures[executor.submit(_play_chunk, sent, bots, seed, chunk, extras)] = start
     results: dict[int, list[dict[str, Any]]] = {}
     try:
         for future in cf.as_completed(futures):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
-from bus_lab import Session, load_game
-from bus_lab.simulate import game_seed, ride_the_bus_extras, simulate
+from bus_lab import Session, load_game, registered_games
+from bus_lab.simulate import _game_by_name, _play_chunk, game_seed, ride_the_bus_extras, simulate
 
 
 def test_game_seeds_are_the_spawned_children_of_the_master_seed():
@@ -150,3 +151,90 @@ def test_points_by_part_add_up_to_the_scores(params):
             by_label["Part 3"],
         )
         assert sum(by_label.values()) == sum(state.returns())
+
+
+def _session_rows(game, bots, seed, n_games):
+    """The rows of a run played by a real Session per game (the plain reference of the lean loop)."""
+    rows = []
+    for index in range(n_games):
+        s = game_seed(seed, index)
+        session = Session(game, seed=s, bots=bots)
+        session.run_to_end()
+        state = session.state
+        assert state.is_terminal()
+        rows.append(
+            {
+                "game_index": index,
+                "seed": s,
+                "winners": list(state.winners()),
+                "scores": list(state.returns()),
+                "length": len(state.history()),
+            }
+        )
+    return rows
+
+
+@pytest.mark.parametrize("name", registered_games())
+def test_lean_loop_plays_the_games_a_session_plays(name):
+    """simulate plays without a Session; its rows are exactly those of a Session with the same seed
+    and bots, for every registered game and each of its named bots (and a bot per seat)."""
+    game = load_game(name)
+    named = sorted(game.policies())
+    for bots in named:
+        assert simulate(game, 4, bots=bots, seed=11) == _session_rows(game, bots, 11, 4)
+    mixed = {seat: named[seat % len(named)] for seat in range(game.num_players)}
+    rows = simulate(game, 4, bots=mixed, seed=12)
+    assert rows == _session_rows(game, mixed, 12, 4)
+    assert all(row["length"] > 0 for row in rows)
+
+
+def test_pool_tasks_carry_the_game_by_name():
+    """A registered game travels to a worker as (name, params); a game the registry cannot remake
+    travels as itself; both give the serial rows."""
+    game = load_game("ride_the_bus", players=3, board="give_and_take")
+    assert _game_by_name(game) == ("ride_the_bus", game.params)
+    assert (
+        _play_chunk(("ride_the_bus", game.params), "random", 5, (2, 5), None)
+        == simulate(game, 5, seed=5)[2:5]
+    )
+
+    class Unregistered(type(game)):
+        name = "not_registered"
+
+    odd = Unregistered(players=3)
+    assert _game_by_name(odd) is odd
+
+
+def _pid(state):
+    """extras: the id of the process that played the game."""
+    return {"pid": os.getpid()}
+
+
+def test_same_rows_on_a_dask_cluster():
+    """Two worker processes of a dask.distributed LocalCluster, through client.get_executor(), give
+    the serial rows (extras included)."""
+    distributed = pytest.importorskip(
+        "distributed", reason="dask[distributed] is not installed (pip install -r requirements/test.txt)"
+    )
+    here = simulate("ride_the_bus", 40, seed=9, players=3, extras=ride_the_bus_extras)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        there = simulate(
+            "ride_the_bus",
+            40,
+            seed=9,
+            players=3,
+            extras=ride_the_bus_extras,
+            executor=client.get_executor(),
+            chunk_size=7,
+        )
+        pids = {
+            row["pid"] for row in simulate("ride_the_bus", 6, extras=_pid, executor=client.get_executor())
+        }
+    assert there == here
+    assert pids and os.getpid() not in pids  # played in the worker processes
+    assert [row["game_index"] for row in there] == list(range(40))
