@@ -25,7 +25,9 @@ and numpy are imported when games are played, ``concurrent.futures`` when an exe
 from __future__ import annotations
 
 import math
+from _random import Random as _CRandom
 from collections.abc import Callable, Mapping, Sequence
+from hashlib import sha512
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +40,8 @@ if TYPE_CHECKING:  # concurrent.futures is imported only when an executor is use
 
 __all__ = ["simulate", "game_seed", "ride_the_bus_extras"]
 
+_seed_generator = _CRandom.seed  # the C seeding under random.Random.seed, given an int
+
 ROW_KEYS = ("game_index", "seed", "winners", "scores", "length")
 
 
@@ -48,7 +52,8 @@ def _play_game(game: Game, policies: Mapping[int, Callable], seed: int) -> State
     :class:`~bus_lab.engine.session.Session` with the same seed and bots would (``run_to_end``),
     drawn from the same random streams (a fresh ``random.Random(f"{seed}:chance:{step}")`` per draw,
     ``random.Random(f"{seed}:bot:{step}")`` per bot decision, ``step`` being the actions so far, as
-    :meth:`Session.rng_for_step` derives them), but keeps no timeline of cloned states.
+    :meth:`Session.rng_for_step` derives them; one generator re-seeded by :func:`_reseed` for each
+    step), but keeps no timeline of cloned states.
     ``tests/test_simulate.py`` checks it against a Session for every registered game.
 
     Args:
@@ -61,19 +66,38 @@ def _play_game(game: Game, policies: Mapping[int, Callable], seed: int) -> State
     """
     state = game.new_initial_state()
     step = len(state.history())
+    rng = Random()
     for _ in range(100_000):
         player = state.current_player()
         if player == TERMINAL:
             return state
         if player == CHANCE:
-            action = sample_chance(state, Random(f"{seed}:chance:{step}"))
+            action = sample_chance(state, _reseed(rng, f"{seed}:chance:{step}"))
         else:
-            action = policies[player](state, Random(f"{seed}:bot:{step}"))
+            action = policies[player](state, _reseed(rng, f"{seed}:bot:{step}"))
         state.apply_action(action)
         step += 1
     if state.is_terminal():
         return state
     raise RuntimeError(f"the game of seed {seed} did not end within 100,000 steps")
+
+
+def _reseed(rng: Random, text: str) -> Random:
+    """Re-seed ``rng`` in place so it draws exactly what ``random.Random(text)`` draws, and return it.
+
+    The fast path of a fresh ``Random(text)`` per step: it skips making a generator and goes
+    straight to the C seeding with the integer ``Random.seed`` (version 2) derives from a string,
+    ``int.from_bytes(text.encode() + sha512(text.encode()).digest())``. ``tests/test_simulate.py``
+    checks the streams against ``Random(text)``.
+
+    Args:
+        rng (random.Random): the generator to re-seed (a ``random.Random``, not a subclass).
+        text (str): the seed string.
+    """
+    data = text.encode()
+    _seed_generator(rng, int.from_bytes(data + sha512(data).digest()))
+    rng.gauss_next = None  # what Random.seed resets as well
+    return rng
 
 
 def _policies(game: Game, bots: Any) -> dict[int, Callable]:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bus_lab import Session, load_game, registered_games
-from bus_lab.simulate import _game_by_name, _play_chunk, game_seed, ride_the_bus_extras, simulate
+from bus_lab.simulate import _game_by_name, _play_chunk, _reseed, game_seed, ride_the_bus_extras, simulate
 
 
 def test_game_seeds_are_the_spawned_children_of_the_master_seed():
@@ -238,3 +238,18 @@ def test_same_rows_on_a_dask_cluster():
     assert there == here
     assert pids and os.getpid() not in pids  # played in the worker processes
     assert [row["game_index"] for row in there] == list(range(40))
+
+
+def test_reseeding_draws_what_a_fresh_generator_draws():
+    """_reseed(rng, text) gives the stream of random.Random(text), after any earlier use of rng."""
+    import random
+
+    rng = random.Random(3)
+    for text in ["0:chance:0", "4294967295:bot:135", "12:chance:7", "", "é:bot:1"]:
+        rng.gauss(0, 1)  # leaves a second normal deviate cached, which re-seeding must drop
+        fresh = random.Random(text)
+        again = _reseed(rng, text)
+        assert again is rng
+        assert [again.randrange(52) for _ in range(20)] == [fresh.randrange(52) for _ in range(20)]
+        assert again.gauss(0, 1) == fresh.gauss(0, 1) and again.gauss(0, 1) == fresh.gauss(0, 1)
+        assert again.getrandbits(100) == fresh.getrandbits(100)
