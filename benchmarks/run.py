@@ -352,14 +352,72 @@ def bench_vectorised(table: Table, repeat: int, quick: bool, exact: dict[str, fl
     )
 
 
+def session_stream_games(game, seed: int, n: int) -> int:
+    """Play ``n`` games with random moves straight through the State API, drawing from the generators
+    a Session derives for each step (``Random(f"{game seed}:chance:{step}")`` and ``...:bot:...``)."""
+    from bus_lab.engine.policies import random_policy, sample_chance
+    from bus_lab.prob.montecarlo import game_seed
+
+    steps = 0
+    for index in range(n):
+        s = game_seed(seed, index)
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            kind = "chance" if state.is_chance_node() else "bot"
+            rng = random.Random(f"{s}:{kind}:{step}")
+            action = sample_chance(state, rng) if kind == "chance" else random_policy(state, rng)
+            state.apply_action(action)
+            step += 1
+        steps += step
+    return steps
+
+
+def print_simulate_vs_engine(table: Table, repeat: int, quick: bool) -> None:
+    """``bus_lab.simulate`` on one core against plain engine loops with the same random bots: one
+    generator per game (``random_games``), the Session's generator per step (same rows), and a
+    Session per game."""
+    import bus_lab
+
+    game = bus_lab.load_game("ride_the_bus", players=4)
+    n = 100 if quick else 300
+    bare = median_time(lambda: random_games(game, n), repeat)
+    streams = median_time(lambda: session_stream_games(game, 1, n), repeat)
+    sim = median_time(lambda: bus_lab.simulate(game, n, seed=1), repeat)
+    sessions = median_time(
+        lambda: [bus_lab.Session(game, seed=s, bots="random").run_to_end() for s in range(n)], repeat
+    )
+    table.add(
+        f"simulate ride_the_bus ({n:,} games) against engine loops: games/s",
+        n / sim,
+        "games/s",
+        f"{bare / sim:.2f}x the engine loop with one generator per game; {streams / sim:.2f}x with "
+        f"the Session's generator per step; {sessions / sim:.2f}x a Session per game",
+    )
+
+
+def print_pool_start(table: Table) -> None:
+    """Seconds to start a 2-worker ProcessPoolExecutor and get one trivial task back."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        pool.submit(int, 1).result()
+        seconds = time.perf_counter() - start
+    table.add("ProcessPoolExecutor(2): start and one trivial task", 1000 * seconds, "ms")
+
+
 def bench_parallel(table: Table, repeat: int, quick: bool) -> None:
-    """``bus_lab.simulate`` on one core and on a process pool over every core (same rows)."""
+    """``bus_lab.simulate`` against the plain engine loop, and on one core against a process pool
+    over every core (same rows)."""
     from concurrent.futures import ProcessPoolExecutor
 
     import bus_lab
 
     cores = os.cpu_count() or 1
     print(f"Many games: bus_lab.simulate, one core against a ProcessPoolExecutor with {cores} workers")
+    print_simulate_vs_engine(table, repeat, quick)
+    print_pool_start(table)
     n = 400 if quick else 2_000
     game = bus_lab.load_game("ride_the_bus", players=4)
     serial = []
@@ -376,6 +434,7 @@ def bench_parallel(table: Table, repeat: int, quick: bool) -> None:
         "games/s",
         f"speed-up {one / many:.2f}x on {cores} cores; {same}",
     )
+    table.expect(f"simulate on {cores} processes: speed-up over one core", one / many, "x", at_least=1.8)
 
 
 def bench_notebooks(table: Table) -> None:
