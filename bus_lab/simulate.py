@@ -1,7 +1,9 @@
 """``simulate``: many seeded games through the step-through engine, on one core or many.
 
-Each game ``i`` of a run with master seed ``s`` is played by a :class:`~bus_lab.engine.session.Session`
-whose seed is :func:`game_seed` ``(s, i)``, so a game's result depends only on ``(s, i)``: the same
+Each game ``i`` of a run with master seed ``s`` is played as a :class:`~bus_lab.engine.session.Session`
+with seed :func:`game_seed` ``(s, i)`` and the same bots would play it (the same draws and choices,
+from the same random streams), in a lean loop that keeps no timeline of states for undo. A game's
+result depends only on ``(s, i)``: the same
 master seed gives the same table whether the games run in this process, in a
 ``concurrent.futures.ProcessPoolExecutor`` over every local core, or on a cluster through a Dask
 ``distributed`` client's executor::
