@@ -55,7 +55,8 @@ def _play_game(game: Game, policies: Mapping[int, Callable], seed: int) -> State
     drawn from the same random streams (a fresh ``random.Random(f"{seed}:chance:{step}")`` per draw,
     ``random.Random(f"{seed}:bot:{step}")`` per bot decision, ``step`` being the actions so far, as
     :meth:`Session.rng_for_step` derives them; one generator re-seeded by :func:`_reseed` for each
-    step), but keeps no timeline of cloned states.
+    step, so a policy must not keep its rng from one call to the next), but keeps no timeline of
+    cloned states.
     ``tests/test_simulate.py`` checks it against a Session for every registered game.
 
     Args:
@@ -68,7 +69,7 @@ def _play_game(game: Game, policies: Mapping[int, Callable], seed: int) -> State
     """
     state = game.new_initial_state()
     step = len(state.history())
-    rng = Random()
+    rng = Random(0)  # re-seeded before every use (a seed given here spares a read of os.urandom)
     for _ in range(100_000):
         player = state.current_player()
         if player == TERMINAL:
