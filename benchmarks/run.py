@@ -446,7 +446,7 @@ def bench_notebooks(table: Table, only: list[str] | None = None) -> None:
             f"peak {peak_mb:.0f} MB; {'meets' if met else 'MISSES'} aims",
             below=NOTEBOOK_AIM_S,
         )
-        table.expect(f"notebook {name}: kernel peak memory", peak_mb, "MB", below=NOTEBOOK_AIM_MB)
+        table.expect(f"notebook {name} peak memory", peak_mb, "MB", below=NOTEBOOK_AIM_MB)
 
 
 def bench_board(table: Table, quick: bool) -> None:
