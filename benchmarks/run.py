@@ -6,8 +6,8 @@ the median of ``--repeat`` runs; where two figures compute the same thing two wa
 vectorised path, exact vs simulated, one core vs a process pool) the ratio from the same run is
 printed. The ``board`` section (benchmarks/board.py) starts JupyterLab and plays the board in
 headless Chromium (``--skip-board`` leaves it out). The ``notebooks`` section runs each lesson in a
-fresh kernel and reads the kernel's peak memory from inside it (``--notebook PART`` picks lessons). The table ends with the speed targets (on a
-2-core machine) and whether each was met on this one. Nothing here asserts: the figures are for
+fresh kernel and reads the kernel's peak memory from inside it (``--notebook PART`` picks lessons).
+The table ends with the speed targets (on a 2-core machine) and whether each was met on this one. Nothing here asserts: the figures are for
 reading and for the notes of a change.
 """
 
