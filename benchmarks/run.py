@@ -5,8 +5,9 @@ Run with ``python3 tasks.py bench`` (or ``.venv/bin/python benchmarks/run.py``).
 the median of ``--repeat`` runs; where two figures compute the same thing two ways (engine vs
 vectorised path, exact vs simulated, one core vs a process pool) the ratio from the same run is
 printed. The ``board`` section (benchmarks/board.py) starts JupyterLab and plays the board in
-headless Chromium (``--skip-board`` leaves it out). The table ends with the speed targets (on a
-2-core machine) and whether each was met on this one. Nothing here asserts: the figures are for
+headless Chromium (``--skip-board`` leaves it out). The ``notebooks`` section runs each lesson in a
+fresh kernel and reads the kernel's peak memory from inside it (``--notebook PART`` picks lessons).
+The table ends with the speed targets (on a 2-core machine) and whether each was met on this one. Nothing here asserts: the figures are for
 reading and for the notes of a change.
 """
 
@@ -437,20 +438,75 @@ def bench_parallel(table: Table, repeat: int, quick: bool) -> None:
     table.expect(f"simulate on {cores} processes: speed-up over one core", one / many, "x", at_least=1.8)
 
 
-def bench_notebooks(table: Table) -> None:
+#: Aims for each lesson notebook in a fresh kernel: run time (s) and the kernel's peak memory (MB).
+NOTEBOOK_AIM_S = 10.0
+NOTEBOOK_AIM_MB = 250.0
+
+#: Injected as the last cell: the kernel's peak resident set so far (ru_maxrss is in KB on Linux).
+PEAK_RSS_CODE = (
+    "import resource as _r, sys as _s\n"
+    "_k = _r.getrusage(_r.RUSAGE_SELF).ru_maxrss\n"
+    "print(_k / 1024 if _s.platform != 'darwin' else _k / 2**20)"
+)
+
+
+def run_notebook(path: Path) -> tuple[float, float]:
+    """Run one notebook top to bottom in a fresh ``python3`` kernel (its folder as working directory).
+
+    Args:
+        path (Path): the ``.ipynb`` file; it is read, never written.
+
+    Returns:
+        tuple[float, float]: wall-clock seconds from kernel start to the last lesson cell's end, and
+        the kernel's peak resident set in MB, read from inside the kernel by an extra last cell.
+
+    Raises:
+        nbclient.exceptions.CellExecutionError: a cell of the lesson raised.
+    """
     import nbformat
     from nbclient import NotebookClient
 
-    print("Lesson notebooks (fresh kernel, top to bottom)")
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    client = NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
+    with client.setup_kernel():
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+        seconds = time.perf_counter() - start
+        probe = nbformat.v4.new_code_cell(PEAK_RSS_CODE)
+        nb.cells.append(probe)
+        client.execute_cell(probe, len(nb.cells) - 1)
+    text = "".join(out.get("text", "") for out in probe.outputs if out.get("output_type") == "stream")
+    return seconds, float(text.split()[-1])
+
+
+def bench_notebooks(table: Table, only: list[str] | None = None) -> None:
+    """Each lesson notebook in a fresh kernel: its run time and the kernel's peak memory, with aims.
+
+    Args:
+        table (Table): rows and targets are added to it.
+        only (list[str] | None): substrings of paths under notebooks/; None runs every lesson.
+    """
+    print(
+        f"Lesson notebooks (fresh kernel, top to bottom; aims: < {NOTEBOOK_AIM_S:g} s, "
+        f"peak memory < {NOTEBOOK_AIM_MB:g} MB)"
+    )
     for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
-        if ".ipynb_checkpoints" in path.parts:
+        name = str(path.relative_to(ROOT / "notebooks"))
+        if ".ipynb_checkpoints" in path.parts or (only and not any(part in name for part in only)):
             continue
-        nb = nbformat.read(path, as_version=4)
-        start = time.perf_counter()
-        NotebookClient(
-            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
-        ).execute()
-        table.add(f"notebook {path.relative_to(ROOT / 'notebooks')}", time.perf_counter() - start, "s")
+        seconds, peak_mb = run_notebook(path)
+        met = seconds < NOTEBOOK_AIM_S and peak_mb < NOTEBOOK_AIM_MB
+        table.add(
+            f"notebook {name}",
+            seconds,
+            "s",
+            f"peak {peak_mb:.0f} MB; {'meets' if met else 'MISSES'} aims",
+            below=NOTEBOOK_AIM_S,
+        )
+        table.expect(f"notebook {name} peak memory", peak_mb, "MB", below=NOTEBOOK_AIM_MB)
 
 
 def bench_board(table: Table, quick: bool) -> None:
@@ -474,6 +530,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a first look")
     parser.add_argument("--skip-notebooks", action="store_true", help="leave out the notebook run times")
+    parser.add_argument(
+        "--notebook",
+        action="append",
+        metavar="PART",
+        help="run only the lesson notebooks whose path under notebooks/ contains PART (repeatable)",
+    )
     parser.add_argument(
         "--skip-board", action="store_true", help="leave out the board in JupyterLab (needs Chromium)"
     )
@@ -512,7 +574,7 @@ def main() -> int:
     if "parallel" in wanted:
         bench_parallel(table, args.repeat, args.quick)
     if "notebooks" in wanted:
-        bench_notebooks(table)
+        bench_notebooks(table, args.notebook)
     if "board" in wanted:
         bench_board(table, args.quick)
     table.summary()

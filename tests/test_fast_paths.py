@@ -15,7 +15,8 @@ players):
 * ``apply_action`` refuses exactly what ``why_illegal`` refuses and accepts a legal int subclass;
 * ``Event`` built by its hand-written ``__init__`` behaves as the frozen dataclass it is;
 * :func:`~bus_lab.prob.guess_odds` (one Fraction per guess: right cards / cards of the draw pile)
-  equals summing the exact ``chance_outcomes()`` probabilities of the right cards, at every guess.
+  equals summing the exact ``chance_outcomes()`` probabilities of the right cards, at every guess,
+  and so does :func:`~bus_lab.games.ride_the_bus.odds.guess_odds_fast` (the bots' form).
 """
 
 from __future__ import annotations
@@ -181,6 +182,7 @@ RTB_CONFIGS = [i for i, (name, _) in enumerate(CONFIGS) if name == "ride_the_bus
 
 @pytest.mark.parametrize("config", RTB_CONFIGS, ids=[IDS[i] for i in RTB_CONFIGS])
 def test_guess_odds_equal_summed_chance_outcomes(config):
+    from bus_lab.games.ride_the_bus.odds import guess_odds_fast
     from bus_lab.prob.ride_the_bus import best_guess, guess_odds
 
     name, params = CONFIGS[config]
@@ -194,6 +196,9 @@ def test_guess_odds_equal_summed_chance_outcomes(config):
     for state in guesses:
         odds = guess_odds(state)
         assert odds == _plain_guess_odds(state)
+        fast = guess_odds_fast(state)
+        assert fast == odds and list(fast) == list(odds)
+        assert all(type(p) is Fraction for p in fast.values())
         assert all(type(p) is Fraction for p in odds.values())
         action, p = best_guess(state)
         assert p == max(odds.values()) and odds[action] == p

@@ -9,10 +9,13 @@ has not seen since the last reshuffle (RTB-DECK-EMPTY). A tie in rank loses.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from bus_lab.engine.core import State
+from bus_lab.games.ride_the_bus import cards as C
+from bus_lab.games.ride_the_bus.state import judge
 
-__all__ = ["guess_odds", "best_guess"]
+__all__ = ["guess_odds", "guess_odds_fast", "best_guess"]
 
 
 def guess_odds(state: State) -> dict[int, Fraction]:
@@ -52,6 +55,48 @@ def guess_odds(state: State) -> dict[int, Fraction]:
         else:  # a game whose cards are not equally likely: integer weights over their sum
             odds[guess] = Fraction(sum(w for card, w in zip(cards, weights) if right(card)), sum(weights))
     return odds
+
+
+def guess_odds_fast(state: State) -> dict[int, Fraction]:
+    """:func:`guess_odds` without playing each guess on a copy of the state: the fast form for bots.
+
+    A guess moves no card, so while the draw pile is not empty the cards that can come after it are
+    the draw pile now (``state.draw``), and the cards it is compared against are
+    ``state.guess_reference()``; each guess's chance is the count of draw-pile cards that
+    :func:`~bus_lab.games.ride_the_bus.state.judge` calls right, over the pile's size (the cards
+    that ``judge`` calls right for a guess and reference are kept, 4,096 pairs at most). With an
+    empty draw pile (the discard pile is reshuffled when the guess is made) and for a state that is
+    not a Ride the Bus state, this is :func:`guess_odds` itself. ``tests/test_fast_paths.py`` checks
+    both give the very same Fractions at every guess of seeded games of every variant.
+
+    Args:
+        state: a Ride the Bus state at a guessing decision (a Part 1 question or a bus call).
+
+    Returns:
+        ``{guess action: Fraction}``, exactly as :func:`guess_odds` returns it.
+
+    Raises:
+        ValueError: the state is not at a guessing decision.
+    """
+    draw = getattr(state, "draw", None)
+    reference = getattr(state, "guess_reference", None)
+    if not draw or reference is None:
+        return guess_odds(state)
+    if state.is_terminal() or state.is_chance_node():
+        raise ValueError("guess odds need a guessing decision, not a draw or a finished game")
+    guesses = [a for a in state.legal_actions() if state.is_guess(a)]
+    if not guesses:
+        raise ValueError(f"no guess is being made now: {state.status()}")
+    against = tuple(reference())
+    return {
+        guess: Fraction(len(_right_cards(guess, against).intersection(draw)), len(draw)) for guess in guesses
+    }
+
+
+@lru_cache(maxsize=4096)
+def _right_cards(guess: int, reference: tuple[int, ...]) -> frozenset[int]:
+    """The cards (0–51) that make ``guess`` right against ``reference`` (:func:`judge` on each)."""
+    return frozenset(card for card in C.DECK if judge(guess, card, list(reference)))
 
 
 def best_guess(state: State) -> tuple[int, Fraction]:
