@@ -19,6 +19,11 @@ from bus_lab.engine.errors import IllegalActionError, InputTypeError
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.registry import load_game
 
+#: A snapshot (an untouched clone) of the state is kept every this many steps; any other step is
+#: rebuilt from the snapshot before it by replaying the timeline's actions (apply_action is
+#: deterministic), so stepping forward costs one clone per this many steps, not one per step.
+SNAPSHOT_EVERY = 32
+
 Policy = Callable[[State, random.Random], int]
 
 
@@ -56,7 +61,24 @@ class Session:
         self.deck: list[str] = self._check_deck(deck)
         self._bot_specs = self._normalise_bots(bots)
         self.bots: dict[int, Policy] = {seat: self._resolve(spec) for seat, spec in self._bot_specs.items()}
-        self._timeline: list[State] = [self.game.new_initial_state()]
+        self._start()
+
+    def _start(self) -> None:
+        """An empty timeline: the initial state only.
+
+        The timeline is the list of actions; ``_snapshots[j]`` is the state after
+        ``j * SNAPSHOT_EVERY`` steps (never changed once stored). ``_live`` is the state after
+        ``_live_at`` steps, changed in place as the session steps on (``_live_at == -1``: to be
+        rebuilt). ``_built`` is the last state built for :meth:`state_at`, after ``_built_at``
+        steps (``-1``: none); :meth:`state_at` hands out clones of it, never the object itself.
+        """
+        initial = self.game.new_initial_state()
+        self._actions: list[int] = []
+        self._snapshots: list[State] = [initial]
+        self._live: State = initial.clone()
+        self._live_at = 0
+        self._built: State = initial
+        self._built_at = -1
         self._position = 0
 
     # -- set-up --------------------------------------------------------------------------
@@ -99,8 +121,17 @@ class Session:
     # -- reading -------------------------------------------------------------------------
     @property
     def state(self) -> State:
-        """The state at the current position (read it; change it only through the session)."""
-        return self._timeline[self._position]
+        """The state at the current position: the session's live state, not a copy.
+
+        Read it, but do not keep it across a call that moves the session (``step``, ``play``,
+        ``run_to_end``, ``undo``, ``redo``, ``goto``, ``reset``): the session changes this object
+        in place as it steps on. Keep ``session.state.clone()``, or :meth:`state_at`, which
+        returns an independent copy. Change it only through the session.
+        """
+        if self._live_at != self._position:
+            self._live = self._rebuild(self._position, self._live, self._live_at, self._built, self._built_at)
+            self._live_at = self._position
+        return self._live
 
     @property
     def position(self) -> int:
@@ -109,12 +140,40 @@ class Session:
 
     def __len__(self) -> int:
         """Number of states in the timeline (steps taken, including undone ones, plus one)."""
-        return len(self._timeline)
+        return len(self._actions) + 1
 
     def state_at(self, index: int) -> State:
-        """The state after ``index`` steps (0 ≤ index < len(session))."""
+        """An independent copy of the state after ``index`` steps (0 ≤ index < len(session)).
+
+        The copy is the caller's to keep or change. Cheap next to the current position and for
+        steps read in order (the last state built is kept and moved on); otherwise at most
+        ``SNAPSHOT_EVERY - 1`` actions are replayed.
+
+        Raises:
+            IndexError: index outside the timeline (the message gives the range).
+        """
         self._check_index(index)
-        return self._timeline[index]
+        if index == self._live_at:
+            return self._live.clone()
+        if index != self._built_at:
+            self._built = self._rebuild(index, self._built, self._built_at, self._live, self._live_at)
+            self._built_at = index
+        return self._built.clone()
+
+    def _rebuild(self, index: int, own: State, own_at: int, other: State, other_at: int) -> State:
+        """The state after ``index`` steps, made by replaying actions from the nearest of: ``own``
+        (after ``own_at`` steps; changed in place), a clone of ``other`` (after ``other_at``
+        steps) or a clone of the snapshot before ``index``. A base after ``index`` is not used."""
+        start = (index // SNAPSHOT_EVERY) * SNAPSHOT_EVERY
+        if max(start, other_at) <= own_at <= index:
+            state, start = own, own_at
+        elif start <= other_at <= index:
+            state, start = other.clone(), other_at
+        else:
+            state = self._snapshots[index // SNAPSHOT_EVERY].clone()
+        for action in self._actions[start:index]:
+            state.apply_action(action)
+        return state
 
     def human_seats(self) -> list[int]:
         """Seats with no bot."""
@@ -127,7 +186,7 @@ class Session:
 
     def rng_for_step(self, kind: str = "chance") -> random.Random:
         """The generator used at the current position; derived from seed, kind and step number."""
-        return random.Random(f"{self.seed}:{kind}:{len(self.state.history())}")
+        return random.Random(f"{self.seed}:{kind}:{self._position}")  # == len(state.history())
 
     # -- acting --------------------------------------------------------------------------
     def next_action(self) -> int | None:
@@ -185,11 +244,23 @@ class Session:
         return action
 
     def _advance(self, action: int) -> None:
-        new = self.state.clone()
-        new.apply_action(action)  # raises before anything in the session changes
-        del self._timeline[self._position + 1 :]
-        self._timeline.append(new)
-        self._position += 1
+        """Apply ``action`` to the live state in place and cut any undone steps after it."""
+        state = self.state
+        try:
+            state.apply_action(action)  # an illegal action raises before the state changes
+        except BaseException:
+            self._live_at = -1  # rebuilt when next read, in case the state was half changed
+            raise
+        position = self._position
+        if position < len(self._actions):  # a new line of play: the undone steps go
+            del self._actions[position:]
+            del self._snapshots[position // SNAPSHOT_EVERY + 1 :]
+            if self._built_at > position:
+                self._built_at = -1
+        self._actions.append(action)
+        self._position = self._live_at = position + 1
+        if self._position % SNAPSHOT_EVERY == 0:
+            self._snapshots.append(state.clone())
 
     def run_to_end(self, max_steps: int = 100_000) -> int:
         """Step until the game ends or a human must decide.
@@ -212,7 +283,7 @@ class Session:
 
     def redo(self) -> bool:
         """Go forward one undone step. Returns False when there is none."""
-        if self._position + 1 >= len(self._timeline):
+        if self._position >= len(self._actions):
             return False
         self._position += 1
         return True
@@ -228,21 +299,23 @@ class Session:
         return self.state
 
     def _check_index(self, index: int) -> None:
-        if not 0 <= index < len(self._timeline):
-            raise IndexError(f"step {index} is outside the timeline: use 0 to {len(self._timeline) - 1}")
+        if not 0 <= index <= len(self._actions):
+            raise IndexError(f"step {index} is outside the timeline: use 0 to {len(self._actions)}")
 
     def reset(self, seed: int | None = None) -> None:
         """Start again from the initial state, with a new seed if given."""
         if seed is not None:
             self.seed = int(seed)
-        self._timeline = [self.game.new_initial_state()]
-        self._position = 0
+        self._start()
 
     def fork(self) -> Session:
         """A new, independent session at the current position (same game, seed, bots, deck)."""
         twin = Session(self.game, seed=self.seed, bots=self._bot_specs, deck=self.deck)
-        twin._timeline = [st.clone() for st in self._timeline[: self._position + 1]]
-        twin._position = self._position
+        position = self._position
+        twin._actions = self._actions[:position]
+        twin._snapshots = self._snapshots[: position // SNAPSHOT_EVERY + 1]  # never changed: shared
+        twin._live = self.state.clone()
+        twin._live_at = twin._position = position
         return twin
 
     # -- saving --------------------------------------------------------------------------
@@ -266,7 +339,7 @@ class Session:
                 "seed": self.seed,
                 "deck": self.deck,
                 "bots": names,
-                "history": self._timeline[-1].history(),
+                "history": list(self._actions),
                 "position": self._position,
             }
         )
@@ -285,4 +358,4 @@ class Session:
         return session
 
     def __repr__(self) -> str:
-        return f"Session({self.game!r}, seed={self.seed}, step {self._position} of {len(self._timeline) - 1})"
+        return f"Session({self.game!r}, seed={self.seed}, step {self._position} of {len(self._actions)})"
