@@ -61,24 +61,28 @@ class Session:
         self.deck: list[str] = self._check_deck(deck)
         self._bot_specs = self._normalise_bots(bots)
         self.bots: dict[int, Policy] = {seat: self._resolve(spec) for seat, spec in self._bot_specs.items()}
+        self._named_bot_seats = {seat for seat, spec in self._bot_specs.items() if isinstance(spec, str)}
         self._start()
 
     def _start(self) -> None:
         """An empty timeline: the initial state only.
 
-        The timeline is the list of actions; ``_snapshots[j]`` is the state after
+        The timeline is the list of actions ``_actions``; ``_snapshots[j]`` is the state after
         ``j * SNAPSHOT_EVERY`` steps (never changed once stored). ``_live`` is the state after
-        ``_live_at`` steps, changed in place as the session steps on (``_live_at == -1``: to be
-        rebuilt). ``_built`` is the last state built for :meth:`state_at`, after ``_built_at``
-        steps (``-1``: none); :meth:`state_at` hands out clones of it, never the object itself.
+        ``_live_at`` steps (``-1``: to be rebuilt), changed in place as the session steps on;
+        ``_built`` is the last other state built (for :meth:`state_at`), after ``_built_at``
+        steps (``-1``: none). An object handed to a caller is marked *shown* and never changed
+        again: the session clones it first (copy on write), so what a caller keeps stays put.
         """
         initial = self.game.new_initial_state()
         self._actions: list[int] = []
         self._snapshots: list[State] = [initial]
         self._live: State = initial.clone()
         self._live_at = 0
+        self._live_shown = False
         self._built: State = initial
         self._built_at = -1
+        self._built_shown = True
         self._position = 0
 
     # -- set-up --------------------------------------------------------------------------
@@ -121,16 +125,24 @@ class Session:
     # -- reading -------------------------------------------------------------------------
     @property
     def state(self) -> State:
-        """The state at the current position: the session's live state, not a copy.
+        """The state at the current position (read it; change it only through the session).
 
-        Read it, but do not keep it across a call that moves the session (``step``, ``play``,
-        ``run_to_end``, ``undo``, ``redo``, ``goto``, ``reset``): the session changes this object
-        in place as it steps on. Keep ``session.state.clone()``, or :meth:`state_at`, which
-        returns an independent copy. Change it only through the session.
+        The session never changes a state it has handed out: after a step, ``state`` is another
+        object and the one read before still shows the earlier position. Reading it costs one
+        clone at the next step; bots-only play that does not read it (``run_to_end``) costs none.
         """
+        state = self._current()
+        self._live_shown = True
+        return state
+
+    def _current(self) -> State:
+        """The live state at the current position, without handing it out."""
         if self._live_at != self._position:
-            self._live = self._rebuild(self._position, self._live, self._live_at, self._built, self._built_at)
+            self._live = self._rebuild(
+                self._position, self._live, self._live_at, self._live_shown, self._built, self._built_at
+            )
             self._live_at = self._position
+            self._live_shown = False
         return self._live
 
     @property
@@ -143,30 +155,40 @@ class Session:
         return len(self._actions) + 1
 
     def state_at(self, index: int) -> State:
-        """An independent copy of the state after ``index`` steps (0 ≤ index < len(session)).
+        """The state after ``index`` steps (0 ≤ index < len(session)); at the current position,
+        the same object as :attr:`state`.
 
-        The copy is the caller's to keep or change. Cheap next to the current position and for
-        steps read in order (the last state built is kept and moved on); otherwise at most
-        ``SNAPSHOT_EVERY - 1`` actions are replayed.
+        Like :attr:`state`, the object returned is never changed by the session. Cheap at and
+        next to the current position and for steps read in order (the last state built is kept
+        and moved on); otherwise at most ``SNAPSHOT_EVERY - 1`` actions are replayed.
 
         Raises:
             IndexError: index outside the timeline (the message gives the range).
         """
         self._check_index(index)
+        if index == self._position:
+            return self.state
         if index == self._live_at:
-            return self._live.clone()
+            self._live_shown = True
+            return self._live
         if index != self._built_at:
-            self._built = self._rebuild(index, self._built, self._built_at, self._live, self._live_at)
+            self._built = self._rebuild(
+                index, self._built, self._built_at, self._built_shown, self._live, self._live_at
+            )
             self._built_at = index
-        return self._built.clone()
+        self._built_shown = True
+        return self._built
 
-    def _rebuild(self, index: int, own: State, own_at: int, other: State, other_at: int) -> State:
+    def _rebuild(
+        self, index: int, own: State, own_at: int, own_shown: bool, other: State, other_at: int
+    ) -> State:
         """The state after ``index`` steps, made by replaying actions from the nearest of: ``own``
-        (after ``own_at`` steps; changed in place), a clone of ``other`` (after ``other_at``
-        steps) or a clone of the snapshot before ``index``. A base after ``index`` is not used."""
+        (after ``own_at`` steps; changed in place unless ``own_shown``, else cloned), a clone of
+        ``other`` (after ``other_at`` steps) or a clone of the snapshot before ``index``. A base
+        after ``index`` is not used."""
         start = (index // SNAPSHOT_EVERY) * SNAPSHOT_EVERY
         if max(start, other_at) <= own_at <= index:
-            state, start = own, own_at
+            state, start = (own.clone() if own_shown else own), own_at
         elif start <= other_at <= index:
             state, start = other.clone(), other_at
         else:
@@ -181,7 +203,7 @@ class Session:
 
     def waiting_for_human(self) -> bool:
         """True when the next step is a decision of a human seat (``step()`` will not act)."""
-        st = self.state
+        st = self._current()
         return not st.is_terminal() and not st.is_chance_node() and st.current_player() not in self.bots
 
     def rng_for_step(self, kind: str = "chance") -> random.Random:
@@ -191,7 +213,7 @@ class Session:
     # -- acting --------------------------------------------------------------------------
     def next_action(self) -> int | None:
         """The action :meth:`step` would apply now, or ``None`` (game over or a human's turn)."""
-        st = self.state
+        st = self._current()
         if st.is_terminal():
             return None
         if st.is_chance_node():
@@ -199,6 +221,8 @@ class Session:
             return scripted if scripted is not None else sample_chance(st, self.rng_for_step("chance"))
         seat = st.current_player()
         if seat in self.bots:
+            if seat not in self._named_bot_seats:
+                self._live_shown = True  # a bot of the caller's own might keep the state it sees
             return self.bots[seat](st, self.rng_for_step("bot"))
         return None
 
@@ -239,13 +263,17 @@ class Session:
             IllegalActionError: not legal now; nothing changes.
         """
         if isinstance(action, str):
-            action = self.state.string_to_action(action)
+            action = self._current().string_to_action(action)
         self._advance(action)
         return action
 
     def _advance(self, action: int) -> None:
         """Apply ``action`` to the live state in place and cut any undone steps after it."""
-        state = self.state
+        state = self._current()
+        if self._live_shown:  # keep the object handed out as it is: it becomes the built state
+            self._built, self._built_at, self._built_shown = state, self._position, True
+            self._live = state = state.clone()
+            self._live_shown = False
         try:
             state.apply_action(action)  # an illegal action raises before the state changes
         except BaseException:
@@ -314,7 +342,7 @@ class Session:
         position = self._position
         twin._actions = self._actions[:position]
         twin._snapshots = self._snapshots[: position // SNAPSHOT_EVERY + 1]  # never changed: shared
-        twin._live = self.state.clone()
+        twin._live = self._current().clone()
         twin._live_at = twin._position = position
         return twin
 
