@@ -1,7 +1,10 @@
 """``Session``: the controller a widget or lesson binds to.
 
-A session holds a timeline of states (one per step), so it can step forward, undo, redo and jump
-to any step. Chance steps are drawn from a seed (or from a scripted list of outcomes, the
+A session holds a timeline (the action of every step), so it can step forward, undo, redo and
+jump to any step. It keeps the current state, changed in place as the game goes on, and a snapshot
+every ``SNAPSHOT_EVERY`` steps; any other step is rebuilt from the snapshot before it by replaying
+actions. A state handed to a caller (``state``, ``state_at``, ``goto``) is never changed
+afterwards: it is copied first, so reading costs a clone per step and bots-only play none. Chance steps are drawn from a seed (or from a scripted list of outcomes, the
 "rigged deck" lessons use); bots play their seats. The random generator of each step is derived
 from the seed and the step number, so the same seed gives the same game, undo-and-step again
 gives the same card, and no global random state is touched.
