@@ -1,7 +1,10 @@
 """``Session``: the controller a widget or lesson binds to.
 
-A session holds a timeline of states (one per step), so it can step forward, undo, redo and jump
-to any step. Chance steps are drawn from a seed (or from a scripted list of outcomes, the
+A session holds a timeline (the action of every step), so it can step forward, undo, redo and
+jump to any step. It keeps the current state, changed in place as the game goes on, and a snapshot
+every ``SNAPSHOT_EVERY`` steps; any other step is rebuilt from the snapshot before it by replaying
+actions. A state handed to a caller (``state``, ``state_at``, ``goto``) is never changed
+afterwards: it is copied first, so reading costs a clone per step and bots-only play none. Chance steps are drawn from a seed (or from a scripted list of outcomes, the
 "rigged deck" lessons use); bots play their seats. The random generator of each step is derived
 from the seed and the step number, so the same seed gives the same game, undo-and-step again
 gives the same card, and no global random state is touched.
@@ -18,6 +21,11 @@ from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import IllegalActionError, InputTypeError
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.registry import load_game
+
+#: A snapshot (an untouched clone) of the state is kept every this many steps; any other step is
+#: rebuilt from the snapshot before it by replaying the timeline's actions (apply_action is
+#: deterministic), so stepping forward costs one clone per this many steps, not one per step.
+SNAPSHOT_EVERY = 32
 
 Policy = Callable[[State, random.Random], int]
 
@@ -56,7 +64,28 @@ class Session:
         self.deck: list[str] = self._check_deck(deck)
         self._bot_specs = self._normalise_bots(bots)
         self.bots: dict[int, Policy] = {seat: self._resolve(spec) for seat, spec in self._bot_specs.items()}
-        self._timeline: list[State] = [self.game.new_initial_state()]
+        self._named_bot_seats = {seat for seat, spec in self._bot_specs.items() if isinstance(spec, str)}
+        self._start()
+
+    def _start(self) -> None:
+        """An empty timeline: the initial state only.
+
+        The timeline is the list of actions ``_actions``; ``_snapshots[j]`` is the state after
+        ``j * SNAPSHOT_EVERY`` steps (never changed once stored). ``_live`` is the state after
+        ``_live_at`` steps (``-1``: to be rebuilt), changed in place as the session steps on;
+        ``_built`` is the last other state built (for :meth:`state_at`), after ``_built_at``
+        steps (``-1``: none). An object handed to a caller is marked *shown* and never changed
+        again: the session clones it first (copy on write), so what a caller keeps stays put.
+        """
+        initial = self.game.new_initial_state()
+        self._actions: list[int] = []
+        self._snapshots: list[State] = [initial]
+        self._live: State = initial.clone()
+        self._live_at = 0
+        self._live_shown = False
+        self._built: State = initial
+        self._built_at = -1
+        self._built_shown = True
         self._position = 0
 
     # -- set-up --------------------------------------------------------------------------
@@ -99,8 +128,25 @@ class Session:
     # -- reading -------------------------------------------------------------------------
     @property
     def state(self) -> State:
-        """The state at the current position (read it; change it only through the session)."""
-        return self._timeline[self._position]
+        """The state at the current position (read it; change it only through the session).
+
+        The session never changes a state it has handed out: after a step, ``state`` is another
+        object and the one read before still shows the earlier position. Reading it costs one
+        clone at the next step; bots-only play that does not read it (``run_to_end``) costs none.
+        """
+        state = self._current()
+        self._live_shown = True
+        return state
+
+    def _current(self) -> State:
+        """The live state at the current position, without handing it out."""
+        if self._live_at != self._position:
+            self._live = self._rebuild(
+                self._position, self._live, self._live_at, self._live_shown, self._built, self._built_at
+            )
+            self._live_at = self._position
+            self._live_shown = False
+        return self._live
 
     @property
     def position(self) -> int:
@@ -109,12 +155,50 @@ class Session:
 
     def __len__(self) -> int:
         """Number of states in the timeline (steps taken, including undone ones, plus one)."""
-        return len(self._timeline)
+        return len(self._actions) + 1
 
     def state_at(self, index: int) -> State:
-        """The state after ``index`` steps (0 ≤ index < len(session))."""
+        """The state after ``index`` steps (0 ≤ index < len(session)); at the current position,
+        the same object as :attr:`state`.
+
+        Like :attr:`state`, the object returned is never changed by the session. Cheap at and
+        next to the current position and for steps read in order (the last state built is kept
+        and moved on); otherwise at most ``SNAPSHOT_EVERY - 1`` actions are replayed.
+
+        Raises:
+            IndexError: index outside the timeline (the message gives the range).
+        """
         self._check_index(index)
-        return self._timeline[index]
+        if index == self._position:
+            return self.state
+        if index == self._live_at:
+            self._live_shown = True
+            return self._live
+        if index != self._built_at:
+            self._built = self._rebuild(
+                index, self._built, self._built_at, self._built_shown, self._live, self._live_at
+            )
+            self._built_at = index
+        self._built_shown = True
+        return self._built
+
+    def _rebuild(
+        self, index: int, own: State, own_at: int, own_shown: bool, other: State, other_at: int
+    ) -> State:
+        """The state after ``index`` steps, made by replaying actions from the nearest of: ``own``
+        (after ``own_at`` steps; changed in place unless ``own_shown``, else cloned), a clone of
+        ``other`` (after ``other_at`` steps) or a clone of the snapshot before ``index``. A base
+        after ``index`` is not used."""
+        start = (index // SNAPSHOT_EVERY) * SNAPSHOT_EVERY
+        if max(start, other_at) <= own_at <= index:
+            state, start = (own.clone() if own_shown else own), own_at
+        elif start <= other_at <= index:
+            state, start = other.clone(), other_at
+        else:
+            state = self._snapshots[index // SNAPSHOT_EVERY].clone()
+        for action in self._actions[start:index]:
+            state.apply_action(action)
+        return state
 
     def human_seats(self) -> list[int]:
         """Seats with no bot."""
@@ -122,17 +206,17 @@ class Session:
 
     def waiting_for_human(self) -> bool:
         """True when the next step is a decision of a human seat (``step()`` will not act)."""
-        st = self.state
+        st = self._current()
         return not st.is_terminal() and not st.is_chance_node() and st.current_player() not in self.bots
 
     def rng_for_step(self, kind: str = "chance") -> random.Random:
         """The generator used at the current position; derived from seed, kind and step number."""
-        return random.Random(f"{self.seed}:{kind}:{len(self.state.history())}")
+        return random.Random(f"{self.seed}:{kind}:{self._position}")  # == len(state.history())
 
     # -- acting --------------------------------------------------------------------------
     def next_action(self) -> int | None:
         """The action :meth:`step` would apply now, or ``None`` (game over or a human's turn)."""
-        st = self.state
+        st = self._current()
         if st.is_terminal():
             return None
         if st.is_chance_node():
@@ -140,6 +224,8 @@ class Session:
             return scripted if scripted is not None else sample_chance(st, self.rng_for_step("chance"))
         seat = st.current_player()
         if seat in self.bots:
+            if seat not in self._named_bot_seats:
+                self._live_shown = True  # a bot of the caller's own might keep the state it sees
             return self.bots[seat](st, self.rng_for_step("bot"))
         return None
 
@@ -180,16 +266,32 @@ class Session:
             IllegalActionError: not legal now; nothing changes.
         """
         if isinstance(action, str):
-            action = self.state.string_to_action(action)
+            action = self._current().string_to_action(action)
         self._advance(action)
         return action
 
     def _advance(self, action: int) -> None:
-        new = self.state.clone()
-        new.apply_action(action)  # raises before anything in the session changes
-        del self._timeline[self._position + 1 :]
-        self._timeline.append(new)
-        self._position += 1
+        """Apply ``action`` to the live state in place and cut any undone steps after it."""
+        state = self._current()
+        if self._live_shown:  # keep the object handed out as it is: it becomes the built state
+            self._built, self._built_at, self._built_shown = state, self._position, True
+            self._live = state = state.clone()
+            self._live_shown = False
+        try:
+            state.apply_action(action)  # an illegal action raises before the state changes
+        except BaseException:
+            self._live_at = -1  # rebuilt when next read, in case the state was half changed
+            raise
+        position = self._position
+        if position < len(self._actions):  # a new line of play: the undone steps go
+            del self._actions[position:]
+            del self._snapshots[position // SNAPSHOT_EVERY + 1 :]
+            if self._built_at > position:
+                self._built_at = -1
+        self._actions.append(action)
+        self._position = self._live_at = position + 1
+        if self._position % SNAPSHOT_EVERY == 0:
+            self._snapshots.append(state.clone())
 
     def run_to_end(self, max_steps: int = 100_000) -> int:
         """Step until the game ends or a human must decide.
@@ -212,7 +314,7 @@ class Session:
 
     def redo(self) -> bool:
         """Go forward one undone step. Returns False when there is none."""
-        if self._position + 1 >= len(self._timeline):
+        if self._position >= len(self._actions):
             return False
         self._position += 1
         return True
@@ -228,21 +330,23 @@ class Session:
         return self.state
 
     def _check_index(self, index: int) -> None:
-        if not 0 <= index < len(self._timeline):
-            raise IndexError(f"step {index} is outside the timeline: use 0 to {len(self._timeline) - 1}")
+        if not 0 <= index <= len(self._actions):
+            raise IndexError(f"step {index} is outside the timeline: use 0 to {len(self._actions)}")
 
     def reset(self, seed: int | None = None) -> None:
         """Start again from the initial state, with a new seed if given."""
         if seed is not None:
             self.seed = int(seed)
-        self._timeline = [self.game.new_initial_state()]
-        self._position = 0
+        self._start()
 
     def fork(self) -> Session:
         """A new, independent session at the current position (same game, seed, bots, deck)."""
         twin = Session(self.game, seed=self.seed, bots=self._bot_specs, deck=self.deck)
-        twin._timeline = [st.clone() for st in self._timeline[: self._position + 1]]
-        twin._position = self._position
+        position = self._position
+        twin._actions = self._actions[:position]
+        twin._snapshots = self._snapshots[: position // SNAPSHOT_EVERY + 1]  # never changed: shared
+        twin._live = self._current().clone()
+        twin._live_at = twin._position = position
         return twin
 
     # -- saving --------------------------------------------------------------------------
@@ -266,7 +370,7 @@ class Session:
                 "seed": self.seed,
                 "deck": self.deck,
                 "bots": names,
-                "history": self._timeline[-1].history(),
+                "history": list(self._actions),
                 "position": self._position,
             }
         )
@@ -285,4 +389,4 @@ class Session:
         return session
 
     def __repr__(self) -> str:
-        return f"Session({self.game!r}, seed={self.seed}, step {self._position} of {len(self._timeline) - 1})"
+        return f"Session({self.game!r}, seed={self.seed}, step {self._position} of {len(self._actions)})"
