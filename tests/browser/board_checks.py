@@ -231,3 +231,23 @@ def assert_svg_text_contrast(
         for m in low
     )
     return measured
+
+
+#: HTML text on the board (``.bl-board``) whose contrast with the nearest painted background is
+#: below 4.5:1, as ``"text ratio"`` strings (empty: every text passes).
+LOW_CONTRAST_JS = """() => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const back = (el) => { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor);
+    if (c.length < 4 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+  const low = [];
+  for (const el of document.querySelectorAll('.bl-board *')) {
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join('');
+    if (!text || el.tagName === 'STYLE') continue;
+    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(back(el))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(text + ' ' + ratio.toFixed(2));
+  }
+  return low;
+}"""
