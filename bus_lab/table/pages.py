@@ -156,10 +156,12 @@ def join_page(code: str | None = None, *, root: str = "", max_name_chars: int = 
     shown = _code_text(code)
     main = (
         '<main id="tl-main" class="tl-main tl-join">'
+        '<div id="tl-intro" class="tl-intro">'
         "<h1>Join a table</h1>"
         '<p class="tl-lead">Type the code your teacher shows, and your name.</p>'
         f"{_name_form(shown, with_code=True, max_name_chars=max_name_chars)}"
         f"{NOSCRIPT}"
+        "</div>"
         '<div id="tl-app" class="tl-app" hidden></div>'
         "</main>"
     )

@@ -144,7 +144,7 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
     when the table waits for it. Returns (moves made, Busstop DOM checks)."""
     rng = random.Random(7)
     seats = {s.name: s.latest()["table"]["you"] for s in students}
-    moves = dom_checks = 0
+    moves = dom_checks = continues = 0
     started = time.monotonic()
     while time.monotonic() - started < MAX_GAME_S:
         mover = None
@@ -172,10 +172,12 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
                 reload_seat(student, seats[student.name])
             continue
         if all(s.phase() == "over" for s in students):
+            print(game, "moves", moves, "continues", continues, "dom checks", dom_checks)
             return moves, dom_checks
         cont = host.page.locator('[data-command="continue"]')
         if cont.count():
             cont.first.click()
+            continues += 1
             wait_a_moment(host.page, 30)
             continue
         wait_a_moment(students[0].page)
@@ -217,7 +219,8 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
         # the lobby: everyone sees who has joined
         names = [s.name for s in students]
         projector.page.wait_for_function(
-            "names => names.every(n => document.querySelector('.tl-lobby').textContent.includes(n))", arg=names
+            "names => names.every(n => document.querySelector('.tl-lobby').textContent.includes(n))",
+            arg=names,
         )
         if phone is not None:
             assert phone.scroll_width() <= 360
@@ -247,7 +250,9 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
             assert student.latest()["scores"]["rows"], student.name
         projector.page.wait_for_function("() => document.body.dataset.phase === 'over'")
         # the projector got the public view only: no moves, nobody's seat
-        assert projector.frames and all(f["moves"] == [] and f["table"]["you"] is None for f in projector.frames)
+        assert projector.frames and all(
+            f["moves"] == [] and f["table"]["you"] is None for f in projector.frames
+        )
         if game == "busstop":
             seats = {s.name: s.latest()["table"]["you"] for s in students}
             assert dom_checks > 0

@@ -447,6 +447,21 @@ class Seat {
     this.conn.connect();
   }
 
+  /** The join page becomes this seat's page (its address too: a reload resumes the seat). */
+  becomeSeatPage() {
+    const here = new URL("t/" + this.code, ROOT);
+    if (location.href !== here.href) history.replaceState(null, "", here.href);
+    const intro = document.getElementById("tl-intro");
+    if (intro) intro.hidden = true;
+    document.body.dataset.page = "seat";
+    document.body.dataset.code = this.code;
+    document.body.classList.replace("tl-page-join", "tl-page-seat");
+    document.title = `Table ${this.code} · bus_lab`;
+    const head = el("header", { class: "tl-head" }, el("p", { class: "tl-where" }, "Table ", el("b", { class: "tl-code" }, this.code)));
+    this.main.prepend(head);
+    head.append(this.line.box);
+  }
+
   ensureBoard() {
     if (!this.board) {
       this.board = new FrameBoard(
@@ -483,6 +498,8 @@ class Seat {
   }
 
   onState(state, info) {
+    // Before the seat is taken, the join form says what happens (Joining…, or why not).
+    this.line.box.hidden = !this.joined && !this.token && state !== "waiting";
     if (state === "refused") {
       this.line.set("refused", "Not connected.");
       this.refused(info.text, info.code);
@@ -530,12 +547,9 @@ class Seat {
         }
         if (!this.joined) {
           this.joined = true;
+          this.line.box.hidden = false;
           if (this.form) this.form.hide();
-          // the join page becomes this seat's page: a reload resumes the seat
-          const here = new URL("t/" + this.code, ROOT);
-          if (location.href !== here.href) history.replaceState(null, "", here.href);
-          document.body.dataset.page = "seat";
-          document.title = `Table ${this.code} · bus_lab`;
+          if (document.body.dataset.page === "join") this.becomeSeatPage();
         }
         break;
       case "frame":
@@ -1044,7 +1058,7 @@ class HostPage {
         el(
           "div",
           { class: "tl-field" },
-          el("label", { for: id }, p.name.replace(/_/g, " ")),
+          el("label", { for: id }, p.name.charAt(0).toUpperCase() + p.name.slice(1).replace(/_/g, " ")),
           input,
           el("small", { id: id + "-help", class: "tl-help" }, p.doc || ""),
         ),
@@ -1114,7 +1128,7 @@ class HostPage {
     const bots = frame.bots || [];
     set(this.form.querySelector("#tl-bot"), (i) => (i.value = bots.includes(lobby.bot) ? lobby.bot : bots[0] || ""));
     const seed = this.form.querySelector("#tl-seed");
-    if (seed) seed.placeholder = lobby.fixed_seed ? "a seed is set (type it to change it)" : "blank: unpredictable";
+    if (seed) seed.placeholder = lobby.fixed_seed ? "set (type to change)" : "blank: unpredictable";
   }
 
   readForm(gameChanged) {
