@@ -8,6 +8,8 @@ browser context of its own, so its localStorage (where a seat's token is kept) i
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 import pytest
 from board_checks import assert_no_serious_axe
@@ -227,3 +229,80 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     ana.page.wait_for_selector(".tl-pagemsg:has-text('closed')")
     assert ana.token(code) is None
     assert not host.errors and not ana.errors
+
+
+def wait_for_moves(client: PageClient) -> dict:
+    client.page.wait_for_function(
+        "() => document.querySelectorAll('#tl-app .bl-legal, #tl-app .bl-choice').length > 0"
+    )
+    frame = client.ready_to_move()
+    assert frame is not None
+    return frame
+
+
+def first_tap(client: PageClient, move: dict) -> None:
+    """Tap ``move``'s targets and choice (no wait for a new frame: the answer may not come)."""
+    page = client.page
+    for key in move["path"]:
+        target = page.locator(f'#tl-app [data-target="{key}"]').first
+        if "bl-selected" not in (target.get_attribute("class") or "").split():
+            target.click()
+    if move["choice"] is not None:
+        page.locator(f'#tl-app .bl-choice[data-action="{move["action"]}"]').first.click()
+
+
+def test_a_refused_move_is_said_to_that_seat_only(server, device):
+    """The host paused a moment before Ana's tap reached the table (her page did not know yet):
+    the table refuses the move and says why on Ana's board only; Ben's page shows nothing."""
+    code = new_table(server, game="bus_and_stop", options={"players": 2}, seed=4)
+    ana, ben = device("Ana"), device("Ben")
+    ana.join(server, code)
+    ben.join(server, code)
+    on_table(server, code, lambda t: t.start())
+    mover = next(
+        c for c in (ana, ben) if c.page.wait_for_selector("#tl-app .bl-root") and c.latest()["moves"]
+    )
+    other = ben if mover is ana else ana
+    frame = wait_for_moves(mover)
+    server.call(lambda: server.hub.tables[code].pause())  # no changed(): the pages do not know yet
+    first_tap(mover, frame["moves"][0])
+    mover.page.wait_for_selector("#tl-app .bl-message.bl-error")
+    errors = [m for m in mover.received if m["type"] == "error"]
+    assert errors and errors[-1]["text"] in mover.page.inner_text("#tl-app .bl-message")
+    assert not [m for m in other.received if m["type"] == "error"]
+    assert errors[-1]["text"] not in other.page.inner_text("body")
+    assert mover.page.locator("#tl-app .bl-banner").is_hidden()
+
+
+def test_no_answer_for_a_while_is_not_a_kernel_restart(server, device):
+    """The table does not answer a move for more than 5 s (a busy or stalled server): the board
+    says so in the table's words and reconnects; it never speaks of a Python kernel, and once the
+    table answers the seat plays on."""
+    code = new_table(server, game="bus_and_stop", options={"players": 2}, seed=5)
+    ana, ben = device("Ana"), device("Ben")
+    ana.join(server, code)
+    ben.join(server, code)
+    on_table(server, code, lambda t: t.start())
+    for c in (ana, ben):
+        c.page.wait_for_selector("#tl-app .bl-root")
+    mover = ana if ana.latest()["moves"] else ben
+    frame = wait_for_moves(mover)
+    stall = threading.Thread(target=lambda: server.call(lambda: time.sleep(6.5), timeout=30))
+    stall.start()
+    try:
+        first_tap(mover, frame["moves"][0])
+        mover.page.wait_for_function(
+            "() => document.querySelector('#tl-app .bl-message').textContent.includes('No answer from the table')",
+            timeout=9_000,
+        )
+        assert mover.page.locator("#tl-app .bl-banner").is_hidden()
+        assert "kernel" not in mover.page.inner_text("body").lower()
+    finally:
+        stall.join()
+    mover.page.wait_for_function("() => document.getElementById('tl-conn').dataset.state === 'open'")
+    seq = server.call(lambda: server.hub.tables[code].version)
+    mover.page.wait_for_function(
+        f"() => Number(document.querySelector('#tl-app .bl-root').dataset.seq) === {seq}"
+    )
+    assert "kernel" not in mover.page.inner_text("body").lower()
+    assert not mover.errors
