@@ -214,6 +214,7 @@ class Table:
         code (str), game_name (str), options (dict: every option, defaults filled in),
         seats (list[SeatInfo]), phase (str: ``"lobby"``, ``"playing"``, ``"paused"``, ``"over"``,
         ``"closed"``), version (int: bumped by :meth:`changed`; frames carry it as ``seq``),
+        people (list[bool]: per seat, a person's seat as configured),
         session (Session | None: ``None`` in the lobby), created_at and last_activity (clock
         seconds), ended_at (clock seconds when the phase became ``"over"``, else ``None``),
         notice (str | None: the latest thing the table says to everyone), bot (str).
@@ -245,6 +246,7 @@ class Table:
         self.options: dict[str, Any] = {}
         self.bot = "best_odds"
         self.seed: int | None = None
+        self.people: list[bool] = []
         self._game: Game | None = None
         self._preview: State | None = None
         self._listeners: list[Callable[[Table], None]] = []
@@ -310,8 +312,9 @@ class Table:
     ) -> None:
         """Choose the game, its options, which seats are people's, the bot and the seed (lobby only).
 
-        People who have joined keep their names and tokens; they move, in seat order, onto the
-        new person seats.
+        People who have joined keep their names and tokens, and their seats when those stay
+        people's seats; the others move, in seat order, onto the free person seats (a page finds
+        its seat again from its token with :meth:`resume`).
 
         Args:
             game (str): a registered game name.
@@ -362,7 +365,10 @@ class Table:
                 "seats for people"
             )
         seats = [SeatInfo(i, "person" if p else "bot", f"Seat {i}", chosen_bot) for i, p in enumerate(people)]
-        for info, i in zip(joined, person_seats):
+        staying = [info for info in joined if info.seat < n and people[info.seat]]
+        moving = [info for info in joined if info not in staying]
+        free = [i for i in person_seats if i not in {info.seat for info in staying}]
+        for info, i in [(info, info.seat) for info in staying] + list(zip(moving, free)):
             seats[i] = SeatInfo(i, "person", info.name, chosen_bot, info.token, True, info.connections)
         self.game_name = game
         self.options = dict(loaded.params)
@@ -370,6 +376,7 @@ class Table:
         self._preview = None
         self.bot = chosen_bot
         self.seed = seed
+        self.people = list(people)
         self.seats = seats
 
     def join(self, name: str) -> tuple[int, str]:
@@ -449,7 +456,9 @@ class Table:
         """
         self._require("lobby", doing="leaving a seat")
         info = self.seat_info(seat)
-        self.seats[seat] = SeatInfo(info.seat, info.kind, f"Seat {info.seat}", info.bot)
+        self.seats[seat] = SeatInfo(
+            info.seat, info.kind, f"Seat {info.seat}", info.bot, connections=info.connections
+        )
 
     def start(self) -> None:
         """Start the game: person seats nobody joined are played by the bot from now on (the
@@ -761,7 +770,7 @@ class Table:
             "game": self.game_name,
             "title": self.title,
             "options": {k: v for k, v in self.options.items() if k in shown},
-            "people": [s.kind == "person" or s.away_person or s.claimed for s in self.seats],
+            "people": list(self.people),
             "bot": self.bot,
             "seats": [s.public() for s in self.seats],
             "phase": self.phase,
