@@ -8,6 +8,7 @@ in Busstop, no other seat's face-down tile (BSB-ROUND-BID, swap test on the fram
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import random
@@ -702,7 +703,7 @@ def test_a_face_down_tile_never_reaches_another_seats_frame(players):
                 continue
             table._events_before = len(table.session.state_at(len(history) - 1).events())
             other = table_at("busstop", options, twin, names)
-            other.version = table.version
+            other.version, other.animate = table.version, table.animate
             assert other.session.state.view(None)["bids"][owner] != state.view(None)["bids"][owner]
             mine_frames = [table.projector_frame(), table.host_frame()]
             twin_frames = [other.projector_frame(), other.host_frame()]
@@ -855,3 +856,43 @@ def test_the_package_exports_its_names_lazily():
     with pytest.raises(AttributeError):
         package.Nothing  # noqa: B018
     assert "TableServer" in dir(package)
+
+
+def test_drive_takes_the_automatic_steps_at_the_hubs_pace():
+    """Pace 0: every automatic step at once, one change; a pace: one change per step, and a
+    pause stops the driver."""
+    hub = Hub(pace_s=0)
+    table = hub.create_table("bus_and_stop", {"players": 2}, seed=3)
+    table.start()
+    seen: list[int] = []
+    table.add_listener(lambda t: seen.append(t.version))
+    taken = asyncio.run(hub.drive(table))
+    assert taken > 20 and table.phase == "over" and seen == [1]
+    assert asyncio.run(hub.drive(table)) == 0 and seen == [1]
+
+    paced = Hub(pace_s=0.001)
+    table = paced.create_table("ride_the_bus", {"players": 2}, seed=3)
+    table.join("Ana")
+    table.start()
+    frame = table.seat_frame(0)
+    table.move(0, frame["moves"][0]["action"], frame["seq"])  # Ana's first guess (RTB-Q1)
+    table.changed()
+    assert table.animate  # a step of the game: the pages may show it moving
+    versions: list[int] = []
+    table.add_listener(lambda t: versions.append(t.version))
+    taken = asyncio.run(paced.drive(table))
+    assert taken >= 1 and versions == list(range(2, 2 + taken))  # one change per step
+    assert table.session.state.current_player() == 0
+    table.changed()
+    assert not table.animate  # nothing moved since the last change
+
+    async def pause_soon() -> int:
+        task = asyncio.ensure_future(paced.drive(table))
+        await asyncio.sleep(0)
+        table.pause()
+        return await task
+
+    frame = table.seat_frame(0)
+    assert frame["moves"]  # Part 1 never holds: Ana is to move again
+    table.move(0, frame["moves"][0]["action"], frame["seq"])
+    assert asyncio.run(pause_soon()) == 0 and table.phase == "paused"

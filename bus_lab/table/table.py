@@ -217,7 +217,8 @@ class Table:
         people (list[bool]: per seat, a person's seat as configured),
         session (Session | None: ``None`` in the lobby), created_at and last_activity (clock
         seconds), ended_at (clock seconds when the phase became ``"over"``, else ``None``),
-        notice (str | None: the latest thing the table says to everyone), bot (str).
+        notice (str | None: the latest thing the table says to everyone), bot (str),
+        animate (bool: the last change was a step of the game, so pages may show it moving).
     """
 
     def __init__(
@@ -252,6 +253,8 @@ class Table:
         self._listeners: list[Callable[[Table], None]] = []
         self._events_before = 0
         self._released_at = -1
+        self._stepped = False
+        self.animate = False
         self._configure(game, options or {}, people, bot, seed)
 
     # -- reading -----------------------------------------------------------------------------------
@@ -652,6 +655,7 @@ class Table:
         except IllegalActionError as exc:
             raise TableError(str(exc)) from None
         self._events_before = events_before
+        self._stepped = True
         self._check_over()
 
     def next_automatic(self) -> bool:
@@ -680,6 +684,7 @@ class Table:
         if self.session.step() is None:
             return False
         self._events_before = events_before
+        self._stepped = True
         self._check_over()
         return True
 
@@ -709,11 +714,13 @@ class Table:
 
     # -- listeners ----------------------------------------------------------------------------
     def changed(self) -> None:
-        """Say the table changed: :attr:`version` + 1, :attr:`last_activity` = now, and every
+        """Say the table changed: :attr:`version` + 1, :attr:`last_activity` = now,
+        :attr:`animate` tells whether a step of the game was taken since the last change, and every
         listener is called with the table (in the order they were added; a listener that raises
         does not stop the others)."""
         self.version += 1
         self.last_activity = self._clock()
+        self.animate, self._stepped = self._stepped, False
         for listener in list(self._listeners):
             try:
                 listener(self)
