@@ -210,7 +210,9 @@ def test_limits_are_frozen_with_their_documented_defaults():
     [
         ("  Ana  ", "Ana"),
         ("Ana\n\tMaria", "Ana Maria"),
-        ("A\x00n\x1ba\u200b", "A n a"),
+        ("A\x00n\x1ba\u200b", "Ana"),
+        ("Ana\u2028\x1fLee", "Ana Lee"),
+        ("\ud800Bo", "Bo"),
         ("Zo\u00eb", "Zoë"),
         ("<script>x</script>", "scriptx/script"),
         ("x" * 50, "x" * 20),

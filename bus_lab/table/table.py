@@ -15,7 +15,6 @@ nothing.
 from __future__ import annotations
 
 import json
-import re
 import time
 import unicodedata
 from collections.abc import Callable
@@ -125,13 +124,12 @@ class SeatInfo:
         }
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
-
-
 def clean_name(text: Any, max_chars: int) -> str:
-    """A person's name as plain text: NFKC, control and invisible characters removed, runs of
-    spaces collapsed, surrounding spaces dropped, at most ``max_chars`` characters; ``<`` and
-    ``>`` are dropped too, so a name never looks like markup wherever it is shown.
+    """A person's name as plain text: NFKC; spaces of every kind (tabs, new lines) become one
+    space; control, format (invisible, text-direction) and unpaired surrogate characters are
+    removed; surrounding spaces dropped; at most ``max_chars`` characters. ``<`` and ``>`` are
+    dropped too, so a name never looks like markup wherever it is shown (pages still set it as
+    text, never as HTML).
 
     Args:
         text: what the person typed (a non-string gives ``""``).
@@ -143,10 +141,11 @@ def clean_name(text: Any, max_chars: int) -> str:
     if not isinstance(text, str):
         return ""
     text = unicodedata.normalize("NFKC", text[: max_chars * 8])
-    text = _CONTROL.sub(" ", text)
-    text = "".join(ch for ch in text if ch not in "<>" and unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
-    text = " ".join(text.split())
-    return text[:max_chars].strip()
+    kept = (
+        " " if ch.isspace() else "" if ch in "<>" or unicodedata.category(ch) in ("Cc", "Cf", "Cs") else ch
+        for ch in text
+    )
+    return " ".join("".join(kept).split())[:max_chars].strip()
 
 
 def resolve_bot(game: Game, bot: str) -> str:
