@@ -131,7 +131,7 @@ def test_forged_and_foreign_tokens_are_refused(server, device):
         message = eve.page.locator(".tl-pagemsg")
         message.wait_for(state="visible")
         text = message.inner_text()
-        assert "was not accepted by table " + second in text, text
+        assert f"Table {second} did not accept this browser's seat." in text, text
         assert "join again" in text
         refused = [m for m in eve.received if m["type"] == "refused"]
         assert len(refused) == 1 and refused[0]["text"] in text

@@ -529,11 +529,7 @@ class Seat {
     this.boardBox.hidden = true;
     this.lobby.hidden = true;
     this.notice.hidden = true;
-    this.showMessage(
-      "This browser's seat was not accepted by table " + this.code + ": " + (text || "unknown seat.") +
-        (code === 4403 ? " If the game has not started yet, you can join again." : ""),
-      { link: true },
-    );
+    this.showMessage(`Table ${this.code} did not accept this browser's seat. ${text || ""}`.trim(), { link: true });
     if (code === 4403 && this.form) this.form.show();
   }
 
@@ -640,6 +636,8 @@ class JoinForm {
 
   show() {
     this.box.hidden = false;
+    const intro = this.form.closest("#tl-intro"); // the join page that became a seat's page
+    if (intro) intro.hidden = false;
     this.busy(false);
   }
 
