@@ -141,7 +141,7 @@ def check_busstop_frames(pages: list[PageClient], seats: dict[str, int]) -> int:
 
 def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone=None):
     """Every seat plays its moves by clicking until the game is over; the host taps Continue
-    when the table waits for it. Returns (moves made, Busstop DOM checks)."""
+    when the table waits for it. Returns (moves made, Busstop DOM checks, the host's Continues)."""
     rng = random.Random(7)
     seats = {s.name: s.latest()["table"]["you"] for s in students}
     moves = dom_checks = continues = 0
@@ -172,8 +172,7 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
                 reload_seat(student, seats[student.name])
             continue
         if all(s.phase() == "over" for s in students):
-            print(game, "moves", moves, "continues", continues, "dom checks", dom_checks)
-            return moves, dom_checks
+            return moves, dom_checks, continues
         cont = host.page.locator('[data-command="continue"]')
         if cont.count():
             cont.first.click()
@@ -227,7 +226,7 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
         host.page.click('[data-command="start"]')
         for student in students:
             student.page.wait_for_selector("#tl-app .bl-root", state="visible")
-        moves, dom_checks = play_to_the_end(
+        moves, dom_checks, continues = play_to_the_end(
             server,
             code,
             students,
@@ -237,6 +236,8 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
             phone=phone,
         )
         assert moves > 0
+        if game == "ride_the_bus":
+            assert continues > 0  # the pyramid waited for the host at least once
         # the end: every page says so and shows the scores, with where the points came from
         returns = table_truth(server, code, lambda t: t.session.state.returns())
         for student in students:
@@ -253,6 +254,12 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
         assert projector.frames and all(
             f["moves"] == [] and f["table"]["you"] is None for f in projector.frames
         )
+        public = table_truth(server, code, lambda t: json.loads(json.dumps(t.state().public_view())))
+        projector.page.wait_for_function(
+            "seq => Number(document.querySelector('#tl-app .bl-root').dataset.seq) >= seq",
+            arg=max(f["seq"] for f in students[0].frames),
+        )
+        assert projector.latest()["view"] == public
         if game == "busstop":
             seats = {s.name: s.latest()["table"]["you"] for s in students}
             assert dom_checks > 0
