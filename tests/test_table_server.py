@@ -37,7 +37,7 @@ from bus_lab.table.protocol import (
     parse_message,
 )
 from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve
-from bus_lab.table.server import CSP, create_app
+from bus_lab.table.server import CSP, MAX_QUEUED, Connection, TableApp, create_app
 from bus_lab.table.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -684,6 +684,73 @@ def test_sweep_closes_idle_tables_and_tells_the_pages() -> None:
             assert code == 1000 and seen[-1] == {"type": "closed", "text": table.notice}
 
 
+class FakeSocket:
+    """Stands in for a websocket: records what is sent; a stuck one never finishes a send."""
+
+    def __init__(self, stuck: bool = False) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.gate = asyncio.Event()
+        if not stuck:
+            self.gate.set()
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        await self.gate.wait()
+        self.sent.append(json.loads(text))
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+    def kinds(self) -> list[str]:
+        return [m["type"] for m in self.sent]
+
+
+def test_a_slow_device_holds_one_newest_frame_and_blocks_nobody() -> None:
+    async def scenario() -> None:
+        hub = Hub(limits=Limits(pace_s=0), pace_s=0)
+        table = hub.create_table("ride_the_bus", {"players": 2}, seed=1)
+        tables = TableApp(hub)
+        await tables.startup()
+        slow, quick = FakeSocket(stuck=True), FakeSocket()
+        conns = [Connection(ws, table, "projector", None, "here", RateLimiter(8, 30)) for ws in (slow, quick)]  # type: ignore[arg-type]
+        senders = []
+        for conn in conns:
+            tables.connections.setdefault(table.code, set()).add(conn)
+            senders.append(asyncio.create_task(tables._send_loop(conn)))
+            conn.push({"type": "welcome"})
+            conn.want_frame()
+        await asyncio.sleep(0.01)
+        assert quick.kinds() == ["welcome", "frame"] and slow.sent == []
+        for _ in range(5):  # five changes in one loop turn: one frame
+            table.changed()
+        await asyncio.sleep(0.01)
+        assert quick.kinds() == ["welcome", "frame", "frame"]
+        assert quick.sent[-1]["frame"]["seq"] == table.version
+        # the table goes on while one device does not read: a person joins, the quick page sees it
+        table.join("Ana")
+        table.changed()
+        await asyncio.sleep(0.01)
+        assert quick.sent[-1]["frame"]["seats"][0]["name"] == "Ana"
+        assert slow.sent == []
+        # once it reads again it gets what was queued and ONE frame: the newest
+        slow.gate.set()
+        await asyncio.sleep(0.01)
+        assert slow.kinds() == ["welcome", "frame"]
+        assert slow.sent[-1]["frame"]["seq"] == table.version
+        # a device that never reads while messages pile up is closed
+        stuck = FakeSocket(stuck=True)
+        conn = Connection(stuck, table, "seat", 0, "here", RateLimiter(8, 30))  # type: ignore[arg-type]
+        for _ in range(MAX_QUEUED + 1):
+            conn.push({"type": "pong"})
+        assert conn.close_code == 1008 and len(conn.outbox) == MAX_QUEUED
+        for task in senders:
+            task.cancel()
+        await tables.shutdown()
+        assert table.code not in tables.adopted
+
+    asyncio.run(scenario())
+
+
 # --------------------------------------------------------------------------- real server
 
 
@@ -823,8 +890,17 @@ def test_serve_prints_the_banner_and_stops() -> None:
     assert NETWORK_WARNING not in text
 
 
-def test_tasks_py_documents_the_table_task() -> None:
-    text = (ROOT / "tasks.py").read_text(encoding="utf-8")
-    usage = text.split('"""')[1]
-    assert "python3 tasks.py table [--host H --port P --game G" in usage
-    assert '"table": task_table' in text
+def test_tasks_table_runs_the_command_line_in_the_lab_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bus_lab_tasks", ROOT / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    assert "python3 tasks.py table [--host H --port P --game G" in (tasks.__doc__ or "")
+    calls: list[Any] = []
+    monkeypatch.setattr(tasks, "ensure_env", lambda pins: calls.append(pins))
+    monkeypatch.setattr(tasks.subprocess, "call", lambda cmd, cwd: calls.append((cmd, cwd)) or 0)
+    assert tasks.main(["table", "--host", "0.0.0.0", "--port", "9000"]) == 0
+    command = [str(tasks.VENV_PYTHON), "-m", "bus_lab.table", "--host", "0.0.0.0", "--port", "9000"]
+    assert calls == [tasks.LAB_PINS, (command, tasks.ROOT)]
