@@ -283,17 +283,10 @@ class TableApp:
             )
 
     async def _drive(self, table: Table) -> None:
-        """Take the automatic steps, ``pace_s`` apart (pace 0: all at once, then one change)."""
+        """Take the automatic steps at the hub's pace (:meth:`Hub.drive`): ``pace_s`` apart, each
+        one broadcast; pace 0: all at once, then one change."""
         try:
-            pace = self.pace_s
-            if pace <= 0:
-                if table.run_automatic():
-                    table.changed()
-                return
-            while table.phase != "closed" and table.next_automatic():
-                await asyncio.sleep(pace)
-                if table.phase != "closed" and table.advance():
-                    table.changed()
+            await self.hub.drive(table)
         except asyncio.CancelledError:
             raise
         except Exception:  # a bug in a game or a bot must not take the server down
