@@ -617,6 +617,22 @@ def test_host_lobby_commands() -> None:
             assert [seat["name"] for seat in frame["seats"]] == ["Seat 0", "Seat 1", "Bo"]
 
 
+def test_lobby_changes_made_outside_the_protocol_reach_the_pages() -> None:
+    # the notebook's TableHost changes the table on the loop and calls changed() itself
+    with served() as s, s.seat("Ana") as ana, s.seat("Bo") as bo:
+        people = [False, True, True]  # seat 0 becomes a bot's: Bo keeps seat 1, Ana moves to 2
+        s.on_loop(lambda: (s.table.configure("ride_the_bus", {"players": 3}, people), s.table.changed()))
+        names = ["Seat 0", "Bo", "Ana"]
+        assert ana.frame(lambda f: [x["name"] for x in f["seats"]] == names)["table"]["you"] == 2
+        assert bo.frame(lambda f: [x["name"] for x in f["seats"]] == names)["table"]["you"] == 1
+        s.on_loop(lambda: (s.table.leave(2), s.table.changed()))
+        code, seen = ana.closed_with()
+        text = "The host freed your seat: join again with your name."
+        assert code == 4403 and seen[-1] == {"type": "refused", "text": text}
+        bo.send({"type": "ping"})
+        assert bo.until("pong") == {"type": "pong"}
+
+
 def test_host_game_commands_and_record() -> None:
     with served() as s, s.seat("Ana") as ana, s.seat("Bo") as bo, s.host() as host:
         host.send({"type": "command", "name": "kick", "value": 5})

@@ -247,6 +247,8 @@ class TableApp:
         if table.phase == "closed":
             self.closed(table, table.notice or "This table is closed. Thank you for playing!")
             return
+        if table.phase == "lobby":
+            self._reseat(table)
         for conn in self.connections.get(table.code, ()):
             conn.want_frame()
         self.wake(table)
@@ -527,7 +529,6 @@ class TableApp:
             assert isinstance(value, ConfigureValue)
             _check_settable(value)
             table.configure(value.game, dict(value.options), list(value.people), value.bot, value.seed)
-            self._reseat(table)
         elif name == "start":
             table.start()
         elif name == "pause":
@@ -545,27 +546,19 @@ class TableApp:
             table.close()
         elif name == "kick":
             assert isinstance(value, int)
-            table.leave(value)
-            for other in list(self.connections.get(table.code, ())):
-                if other.role == "seat" and other.seat == value:
-                    other.push(
-                        {
-                            "type": "refused",
-                            "text": "The host gave your seat back: join again with your name.",
-                        }
-                    )
-                    other.close(CLOSE_BAD_SECRET)
+            table.leave(value)  # the page of that seat is sent away when the table changes
         table.changed()
 
     def _reseat(self, table: Table) -> None:
-        """After new settings, point each seat's connections at the seat their token now holds."""
+        """In the lobby, point each seat's pages at the seat their token holds now (new settings
+        move people to other seats), and send away the pages of a seat the host freed."""
         for conn in list(self.connections.get(table.code, ())):
-            if conn.role != "seat" or conn.token is None:
+            if conn.role != "seat" or conn.token is None or conn.close_code is not None:
                 continue
             try:
                 conn.seat = table.resume(conn.token)
             except TableError:
-                conn.push({"type": "refused", "text": "Your seat is not at this table any more: join again."})
+                conn.push({"type": "refused", "text": "The host freed your seat: join again with your name."})
                 conn.close(CLOSE_BAD_SECRET)
 
 
