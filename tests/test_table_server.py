@@ -36,7 +36,7 @@ from bus_lab.table.protocol import (
     parse_hello,
     parse_message,
 )
-from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve
+from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve, share_url
 from bus_lab.table.server import CSP, MAX_QUEUED, Connection, TableApp, create_app
 from bus_lab.table.table import Table
 
@@ -348,6 +348,23 @@ def test_pages_and_their_headers() -> None:
         assert s.hub.host_key not in s.client.get(f"/host/{code}").text
         health = s.client.get("/healthz")
         assert (health.status_code, health.text) == (200, "ok")
+
+
+def test_the_projector_page_shows_the_address_to_share_when_known() -> None:
+    with served() as s:
+        code = s.table.code
+        assert "192.168.1.20" not in s.client.get(f"/watch/{code}").text
+        s.client.app.state.tables.public_url = "http://192.168.1.20:8765/"  # type: ignore[attr-defined]
+        assert "192.168.1.20:8765" in s.client.get(f"/watch/{code}").text
+
+
+def test_share_url() -> None:
+    assert share_url("127.0.0.1", 8765) is None
+    assert share_url("localhost", 8765) is None
+    assert share_url("0.0.0.0", 8765, ["192.168.1.20", "10.0.0.5"]) == "http://192.168.1.20:8765/"
+    assert share_url("0.0.0.0", 8765, []) is None
+    assert share_url("10.0.0.5", 9000) == "http://10.0.0.5:9000/"
+    assert share_url("fe80::1", 9000) == "http://[fe80::1]:9000/"
 
 
 def test_unknown_or_closed_codes_get_a_404_page() -> None:

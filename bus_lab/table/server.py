@@ -181,12 +181,24 @@ class TableApp:
         hub (Hub): the tables.
         sweep_every_s (float): seconds between sweeps of idle tables.
         clock (Callable[[], float]): seconds for the connections' rate limiters.
+        public_url (str | None): the join address people on the network type, e.g.
+            ``"http://192.168.1.20:8765/"``: the projector page shows it with a QR code. None:
+            the projector page shows the address it was itself opened at (behind a proxy, the
+            only one that works).
+
+    Attributes:
+        public_url (str | None): as above; may be set while the server runs.
     """
 
     def __init__(
-        self, hub: Hub, sweep_every_s: float = SWEEP_EVERY_S, clock: Callable[[], float] | None = None
+        self,
+        hub: Hub,
+        sweep_every_s: float = SWEEP_EVERY_S,
+        clock: Callable[[], float] | None = None,
+        public_url: str | None = None,
     ):
         self.hub = hub
+        self.public_url = public_url
         self.limits = hub.limits
         self.sweep_every_s = sweep_every_s
         self.clock = clock or time.monotonic
@@ -662,7 +674,11 @@ def _static_text(name: str) -> Callable[[], str]:
 
 
 def create_app(
-    hub: Hub, *, sweep_every_s: float = SWEEP_EVERY_S, clock: Callable[[], float] | None = None
+    hub: Hub,
+    *,
+    sweep_every_s: float = SWEEP_EVERY_S,
+    clock: Callable[[], float] | None = None,
+    public_url: str | None = None,
 ) -> Starlette:
     """The Starlette app serving ``hub``'s tables.
 
@@ -671,13 +687,15 @@ def create_app(
         sweep_every_s (float): seconds between sweeps of idle tables.
         clock (Callable[[], float] | None): seconds for the connections' rate limiters
             (default: ``time.monotonic``). Tests inject one.
+        public_url (str | None): the join address to show on the projector page (see
+            :class:`TableApp`; ``app.state.tables.public_url`` may be changed later).
 
     Returns:
         Starlette: the app; ``app.state.tables`` is its :class:`TableApp`. Its lifespan starts
         the sweep task and the pacing tasks, so run it with lifespan on (uvicorn
         ``lifespan="on"``, or ``with TestClient(app)``).
     """
-    tables = TableApp(hub, sweep_every_s=sweep_every_s, clock=clock)
+    tables = TableApp(hub, sweep_every_s=sweep_every_s, clock=clock, public_url=public_url)
     names = hub.limits.max_name_chars
     assets = {
         "board.js": _Asset(board_esm, "text/javascript"),
@@ -734,7 +752,7 @@ def create_app(
     routes = [
         Route("/", join),
         Route("/t/{code}", table_page(lambda code: pages.seat_page(code, max_name_chars=names))),
-        Route("/watch/{code}", table_page(pages.watch_page)),
+        Route("/watch/{code}", table_page(lambda code: pages.watch_page(code, join_url=tables.public_url))),
         Route("/host/{code}", table_page(pages.host_page)),
         Route("/static/{name}", static),
         Route("/healthz", healthz),
