@@ -119,6 +119,8 @@ class TableServer:
             self.app,
             host=self.host,
             port=self.port,
+            # the websockets library through its Sans-I/O layer: uvicorn's default since 0.50,
+            # its older "websockets" implementation is deprecated (it warns on import)
             ws="websockets-sansio",
             ws_max_size=WS_MAX_SIZE,
             lifespan="on",
