@@ -908,6 +908,20 @@ def test_cli_help() -> None:
     assert "busstop" in result.stdout
 
 
+def test_cli_says_what_is_wrong() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "bus_lab.table", *args]
+        return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+    refused = run("--port", "0", "--players", "12")
+    assert refused.returncode == 1 and "error: players=12 is out of range" in refused.stderr
+    assert "Join page" not in refused.stdout
+    bad_port = run("--port", "70000")
+    assert bad_port.returncode == 2 and "--port must be from 0 to 65535" in bad_port.stderr
+    bad_game = run("--game", "chess")
+    assert bad_game.returncode == 2 and "invalid choice" in bad_game.stderr
+
+
 def test_banner_for_this_computer_has_no_warning() -> None:
     lines = banner_lines("127.0.0.1", 8765, "ABCDE", "KEY", "Busstop")
     assert "Join page: http://127.0.0.1:8765/   code ABCDE" in lines
