@@ -676,6 +676,21 @@ def test_host_game_commands_and_record() -> None:
             assert late.closed_with()[0] == 4404
 
 
+def test_a_fault_in_the_table_is_said_to_that_device_and_the_socket_stays(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def boom() -> str:
+        raise RuntimeError("disk on fire")
+
+    with served() as s, s.host() as host:
+        s.table.record = boom  # type: ignore[method-assign]
+        host.send({"type": "command", "name": "record", "value": None})
+        assert "fault on the server" in host.until("error")["text"]
+        host.send({"type": "ping"})
+        assert host.until("pong") == {"type": "pong"}
+    assert "disk on fire" in caplog.text
+
+
 def test_pacing_driver_takes_steps_one_by_one() -> None:
     hub = Hub(limits=Limits(), pace_s=0.01)
     with TestClient(create_app(hub)) as client:

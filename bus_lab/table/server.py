@@ -421,7 +421,11 @@ class TableApp:
             except ProtocolError as exc:
                 self._refuse(conn, exc.text)
                 continue
-            self.handle(conn, parsed)
+            try:
+                self.handle(conn, parsed)
+            except Exception:  # a fault in the table's code: this device is told, the others go on
+                logger.exception("a %s message on table %s failed", type(parsed).__name__, conn.table.code)
+                conn.error("The table could not do that (a fault on the server): try again.")
 
     def _refuse(self, conn: Connection, text: str) -> None:
         if conn.limiter.refuse():
