@@ -38,7 +38,7 @@ from bus_lab.table.protocol import (
 )
 from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve, share_url
 from bus_lab.table.server import CSP, MAX_QUEUED, Connection, TableApp, create_app
-from bus_lab.table.table import Table
+from bus_lab.table.table import Table, UnknownTableError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -863,6 +863,8 @@ def test_a_game_over_a_real_server() -> None:
         table = server.call(hub.create_table, "ride_the_bus", {"players": 2}, None, "best_odds", 11)
         assert server.host_url(table.code).endswith(f"/host/{table.code}#key={hub.host_key}")
         assert server.join_url(table.code) == f"{server.url}/?code={table.code}"
+        with pytest.raises(UnknownTableError):  # call() re-raises what failed on the loop
+            server.call(hub.table, "ZZZZZ")
         import urllib.request
 
         with urllib.request.urlopen(server.seat_url(table.code)) as page:
