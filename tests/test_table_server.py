@@ -36,9 +36,9 @@ from bus_lab.table.protocol import (
     parse_hello,
     parse_message,
 )
-from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve
-from bus_lab.table.server import CSP, create_app
-from bus_lab.table.table import Table
+from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve, share_url
+from bus_lab.table.server import CSP, MAX_QUEUED, Connection, TableApp, create_app
+from bus_lab.table.table import Table, UnknownTableError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -350,6 +350,23 @@ def test_pages_and_their_headers() -> None:
         assert (health.status_code, health.text) == (200, "ok")
 
 
+def test_the_projector_page_shows_the_address_to_share_when_known() -> None:
+    with served() as s:
+        code = s.table.code
+        assert "192.168.1.20" not in s.client.get(f"/watch/{code}").text
+        s.client.app.state.tables.public_url = "http://192.168.1.20:8765/"  # type: ignore[attr-defined]
+        assert "192.168.1.20:8765" in s.client.get(f"/watch/{code}").text
+
+
+def test_share_url() -> None:
+    assert share_url("127.0.0.1", 8765) is None
+    assert share_url("localhost", 8765) is None
+    assert share_url("0.0.0.0", 8765, ["192.168.1.20", "10.0.0.5"]) == "http://192.168.1.20:8765/"
+    assert share_url("0.0.0.0", 8765, []) is None
+    assert share_url("10.0.0.5", 9000) == "http://10.0.0.5:9000/"
+    assert share_url("fe80::1", 9000) == "http://[fe80::1]:9000/"
+
+
 def test_unknown_or_closed_codes_get_a_404_page() -> None:
     with served() as s:
         for path in ("/t/ZZZZZ", "/watch/ZZZZZ", "/host/ZZZZZ", "/t/" + "A" * 40, "/t/<script>"):
@@ -617,6 +634,22 @@ def test_host_lobby_commands() -> None:
             assert [seat["name"] for seat in frame["seats"]] == ["Seat 0", "Seat 1", "Bo"]
 
 
+def test_lobby_changes_made_outside_the_protocol_reach_the_pages() -> None:
+    # the notebook's TableHost changes the table on the loop and calls changed() itself
+    with served() as s, s.seat("Ana") as ana, s.seat("Bo") as bo:
+        people = [False, True, True]  # seat 0 becomes a bot's: Bo keeps seat 1, Ana moves to 2
+        s.on_loop(lambda: (s.table.configure("ride_the_bus", {"players": 3}, people), s.table.changed()))
+        names = ["Seat 0", "Bo", "Ana"]
+        assert ana.frame(lambda f: [x["name"] for x in f["seats"]] == names)["table"]["you"] == 2
+        assert bo.frame(lambda f: [x["name"] for x in f["seats"]] == names)["table"]["you"] == 1
+        s.on_loop(lambda: (s.table.leave(2), s.table.changed()))
+        code, seen = ana.closed_with()
+        text = "The host freed your seat: join again with your name."
+        assert code == 4403 and seen[-1] == {"type": "refused", "text": text}
+        bo.send({"type": "ping"})
+        assert bo.until("pong") == {"type": "pong"}
+
+
 def test_host_game_commands_and_record() -> None:
     with served() as s, s.seat("Ana") as ana, s.seat("Bo") as bo, s.host() as host:
         host.send({"type": "command", "name": "kick", "value": 5})
@@ -638,9 +671,24 @@ def test_host_game_commands_and_record() -> None:
         host.send({"type": "command", "name": "close", "value": None})
         for client in (ana, bo, host):
             code, seen = client.closed_with()
-            assert code == 1000 and seen[-1]["type"] == "closed" and seen[-1]["text"]
+            assert code == 1000 and seen[-1] == {"type": "closed", "text": "The host closed this table."}
         with s.connect({"type": "watch", "code": s.table.code}) as late:
             assert late.closed_with()[0] == 4404
+
+
+def test_a_fault_in_the_table_is_said_to_that_device_and_the_socket_stays(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def boom() -> str:
+        raise RuntimeError("disk on fire")
+
+    with served() as s, s.host() as host:
+        s.table.record = boom  # type: ignore[method-assign]
+        host.send({"type": "command", "name": "record", "value": None})
+        assert "fault on the server" in host.until("error")["text"]
+        host.send({"type": "ping"})
+        assert host.until("pong") == {"type": "pong"}
+    assert "disk on fire" in caplog.text
 
 
 def test_pacing_driver_takes_steps_one_by_one() -> None:
@@ -682,6 +730,73 @@ def test_sweep_closes_idle_tables_and_tells_the_pages() -> None:
             assert closed == [table.code]
             code, seen = tv.closed_with()
             assert code == 1000 and seen[-1] == {"type": "closed", "text": table.notice}
+
+
+class FakeSocket:
+    """Stands in for a websocket: records what is sent; a stuck one never finishes a send."""
+
+    def __init__(self, stuck: bool = False) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.gate = asyncio.Event()
+        if not stuck:
+            self.gate.set()
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        await self.gate.wait()
+        self.sent.append(json.loads(text))
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+    def kinds(self) -> list[str]:
+        return [m["type"] for m in self.sent]
+
+
+def test_a_slow_device_holds_one_newest_frame_and_blocks_nobody() -> None:
+    async def scenario() -> None:
+        hub = Hub(limits=Limits(pace_s=0), pace_s=0)
+        table = hub.create_table("ride_the_bus", {"players": 2}, seed=1)
+        tables = TableApp(hub)
+        await tables.startup()
+        slow, quick = FakeSocket(stuck=True), FakeSocket()
+        conns = [Connection(ws, table, "projector", None, "here", RateLimiter(8, 30)) for ws in (slow, quick)]  # type: ignore[arg-type]
+        senders = []
+        for conn in conns:
+            tables.connections.setdefault(table.code, set()).add(conn)
+            senders.append(asyncio.create_task(tables._send_loop(conn)))
+            conn.push({"type": "welcome"})
+            conn.want_frame()
+        await asyncio.sleep(0.01)
+        assert quick.kinds() == ["welcome", "frame"] and slow.sent == []
+        for _ in range(5):  # five changes in one loop turn: one frame
+            table.changed()
+        await asyncio.sleep(0.01)
+        assert quick.kinds() == ["welcome", "frame", "frame"]
+        assert quick.sent[-1]["frame"]["seq"] == table.version
+        # the table goes on while one device does not read: a person joins, the quick page sees it
+        table.join("Ana")
+        table.changed()
+        await asyncio.sleep(0.01)
+        assert quick.sent[-1]["frame"]["seats"][0]["name"] == "Ana"
+        assert slow.sent == []
+        # once it reads again it gets what was queued and ONE frame: the newest
+        slow.gate.set()
+        await asyncio.sleep(0.01)
+        assert slow.kinds() == ["welcome", "frame"]
+        assert slow.sent[-1]["frame"]["seq"] == table.version
+        # a device that never reads while messages pile up is closed
+        stuck = FakeSocket(stuck=True)
+        conn = Connection(stuck, table, "seat", 0, "here", RateLimiter(8, 30))  # type: ignore[arg-type]
+        for _ in range(MAX_QUEUED + 1):
+            conn.push({"type": "pong"})
+        assert conn.close_code == 1008 and len(conn.outbox) == MAX_QUEUED
+        for task in senders:
+            task.cancel()
+        await tables.shutdown()
+        assert table.code not in tables.adopted
+
+    asyncio.run(scenario())
 
 
 # --------------------------------------------------------------------------- real server
@@ -748,6 +863,8 @@ def test_a_game_over_a_real_server() -> None:
         table = server.call(hub.create_table, "ride_the_bus", {"players": 2}, None, "best_odds", 11)
         assert server.host_url(table.code).endswith(f"/host/{table.code}#key={hub.host_key}")
         assert server.join_url(table.code) == f"{server.url}/?code={table.code}"
+        with pytest.raises(UnknownTableError):  # call() re-raises what failed on the loop
+            server.call(hub.table, "ZZZZZ")
         import urllib.request
 
         with urllib.request.urlopen(server.seat_url(table.code)) as page:
@@ -761,6 +878,28 @@ def test_a_game_over_a_real_server() -> None:
     assert not server.running
     with pytest.raises(RuntimeError, match="not running"):
         server.call(lambda: None)
+
+
+def test_a_real_server_closes_a_socket_on_a_frame_over_4096_bytes() -> None:
+    import websockets
+
+    async def scenario(server: TableServer, code: str) -> tuple[str, int | None]:
+        async with websockets.connect(server.url.replace("http://", "ws://") + "/ws") as ws:
+            await ws.send(json.dumps({"type": "watch", "code": code}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            assert json.loads(await ws.recv())["type"] == "frame"
+            await ws.send("x" * 3000)  # over max_message_chars: an error, the socket stays
+            error = json.loads(await ws.recv())
+            await ws.send("x" * 5000)  # over ws_max_size: the socket is closed
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            return error["text"], ws.close_code
+
+    with TableServer() as server:
+        table = server.call(server.hub.create_table)
+        text, code = asyncio.run(scenario(server, table.code))
+    assert "too long (3000 characters; at most 2000)" in text
+    assert code == 1009
 
 
 def test_port_in_use_is_a_clear_error() -> None:
@@ -784,6 +923,20 @@ def test_cli_help() -> None:
     for option in ("--host", "--port", "--game", "--players", "--pace"):
         assert option in result.stdout
     assert "busstop" in result.stdout
+
+
+def test_cli_says_what_is_wrong() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "bus_lab.table", *args]
+        return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+    refused = run("--port", "0", "--players", "12")
+    assert refused.returncode == 1 and "error: players=12 is out of range" in refused.stderr
+    assert "Join page" not in refused.stdout
+    bad_port = run("--port", "70000")
+    assert bad_port.returncode == 2 and "--port must be from 0 to 65535" in bad_port.stderr
+    bad_game = run("--game", "chess")
+    assert bad_game.returncode == 2 and "invalid choice" in bad_game.stderr
 
 
 def test_banner_for_this_computer_has_no_warning() -> None:
@@ -823,8 +976,17 @@ def test_serve_prints_the_banner_and_stops() -> None:
     assert NETWORK_WARNING not in text
 
 
-def test_tasks_py_documents_the_table_task() -> None:
-    text = (ROOT / "tasks.py").read_text(encoding="utf-8")
-    usage = text.split('"""')[1]
-    assert "python3 tasks.py table [--host H --port P --game G" in usage
-    assert '"table": task_table' in text
+def test_tasks_table_runs_the_command_line_in_the_lab_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bus_lab_tasks", ROOT / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    assert "python3 tasks.py table [--host H --port P --game G" in (tasks.__doc__ or "")
+    calls: list[Any] = []
+    monkeypatch.setattr(tasks, "ensure_env", lambda pins: calls.append(pins))
+    monkeypatch.setattr(tasks.subprocess, "call", lambda cmd, cwd: calls.append((cmd, cwd)) or 0)
+    assert tasks.main(["table", "--host", "0.0.0.0", "--port", "9000"]) == 0
+    command = [str(tasks.VENV_PYTHON), "-m", "bus_lab.table", "--host", "0.0.0.0", "--port", "9000"]
+    assert calls == [tasks.LAB_PINS, (command, tasks.ROOT)]
