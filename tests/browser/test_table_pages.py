@@ -306,3 +306,25 @@ def test_no_answer_for_a_while_is_not_a_kernel_restart(server, device):
     )
     assert "kernel" not in mover.page.inner_text("body").lower()
     assert not mover.errors
+
+
+def test_a_student_the_host_removed_can_join_again(server, device):
+    """In the lobby the host removes a student (a wrong name): the student's page says so in the
+    table's words and shows the name form again; joining again gives a seat and the lobby."""
+    code = new_table(server, game="busstop", options={"players": 2})
+    host, ana = device("host"), device("Ana", PHONE)
+    ana.join(server, code)
+    host.page.goto(server.host_url(code))
+    host.page.click('.tl-seat-list [data-command="kick"]')
+    ana.page.wait_for_selector(".tl-pagemsg:has-text('did not accept')")
+    refused = [m for m in ana.received if m["type"] == "refused"]
+    assert refused and refused[-1]["text"] in ana.page.inner_text(".tl-pagemsg")
+    assert ana.token(code) is None
+    assert ana.page.locator("#tl-name").is_visible()
+    ana.page.fill("#tl-name", "Anna")
+    ana.page.click("#tl-join")
+    ana.page.wait_for_selector(".tl-lobby-seats li.tl-you:has-text('Anna')")
+    assert ana.page.locator("#tl-name").is_hidden() and ana.page.locator(".tl-pagemsg").is_hidden()
+    assert ana.token(code)
+    host.page.wait_for_selector(".tl-seat-list li:has-text('Anna')")
+    assert not ana.errors and not host.errors

@@ -541,10 +541,10 @@ class Seat {
           this.token = String(msg.token);
           store.set(tokenKey(this.code), this.token);
         }
+        if (this.form) this.form.hide();
         if (!this.joined) {
           this.joined = true;
           this.line.box.hidden = false;
-          if (this.form) this.form.hide();
           if (document.body.dataset.page === "join") this.becomeSeatPage();
         }
         break;
@@ -643,6 +643,8 @@ class JoinForm {
 
   hide() {
     this.box.hidden = true;
+    const intro = this.form.closest("#tl-intro");
+    if (intro) intro.hidden = true;
   }
 }
 
