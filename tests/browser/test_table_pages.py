@@ -287,13 +287,20 @@ def test_no_answer_for_a_while_is_not_a_kernel_restart(server, device):
         c.page.wait_for_selector("#tl-app .bl-root")
     mover = ana if ana.latest()["moves"] else ben
     frame = wait_for_moves(mover)
-    stall = threading.Thread(target=lambda: server.call(lambda: time.sleep(6.5), timeout=30))
+    stalled = threading.Event()
+
+    def stall_the_loop() -> None:
+        stalled.set()
+        time.sleep(8)  # the server's loop answers nobody meanwhile
+
+    stall = threading.Thread(target=lambda: server.call(stall_the_loop, timeout=30))
     stall.start()
     try:
+        assert stalled.wait(10)
         first_tap(mover, frame["moves"][0])
         mover.page.wait_for_function(
             "() => document.querySelector('#tl-app .bl-message').textContent.includes('No answer from the table')",
-            timeout=9_000,
+            timeout=12_000,
         )
         assert mover.page.locator("#tl-app .bl-banner").is_hidden()
         assert "kernel" not in mover.page.inner_text("body").lower()

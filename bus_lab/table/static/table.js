@@ -1009,7 +1009,12 @@ class HostPage {
       this.fillForm(frame, true); // never rebuild under the host's fingers
       return;
     }
-    if (this.formGame !== shape) this.buildForm(frame);
+    if (this.formGame !== shape) {
+      const focused = this.form.contains(document.activeElement) ? document.activeElement.id : null;
+      this.buildForm(frame);
+      const again = focused ? document.getElementById(focused) : null;
+      if (again) again.focus(); // e.g. the number of players, after the seats were redrawn
+    }
     this.formGame = shape;
     this.fillForm(frame, false);
   }
