@@ -156,6 +156,7 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
         if mover is not None:
             student, frame = mover
             assert frame["table"]["you"] == seats[student.name]
+            assert student.page.title().startswith("● Your move"), student.page.title()
             for other in students:  # only the seat to move has moves
                 latest = other.latest()
                 if other is not student and latest["seq"] == frame["seq"]:

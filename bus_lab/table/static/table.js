@@ -570,6 +570,9 @@ class Seat {
     const phase = phaseOf(frame);
     const you = frame.table && frame.table.you !== undefined ? frame.table.you : this.seat;
     document.body.dataset.phase = phase;
+    // The tab says when it is this seat's move (a laptop's tab in the background, a phone's list).
+    const mine = Boolean(frame.moves && frame.moves.length);
+    document.title = `${mine ? "● Your move · " : ""}Table ${this.code} · bus_lab`;
     if (phase === "lobby" || !frame.view) {
       this.lobby.hidden = false;
       this.boardBox.hidden = true;
