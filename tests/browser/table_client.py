@@ -42,6 +42,12 @@ class PageClient:
         self.errors: list[str] = []
         self.page.on("websocket", self._on_socket)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("console", self._on_console)
+
+    def _on_console(self, message: Any) -> None:
+        """Anything the page's Content-Security-Policy refused is an error of the page."""
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def _on_socket(self, ws: Any) -> None:
         ws.on("framereceived", self._on_message)

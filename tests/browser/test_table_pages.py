@@ -195,6 +195,10 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     assert lobby["people"] == [True, False], lobby
     assert lobby["fixed_seed"] is True
     ana.page.wait_for_function("() => document.querySelector('.tl-lobby').textContent.includes('BUS')")
+    # a reload keeps the host's page (the key stays with this tab, not in the address)
+    page.reload()
+    page.wait_for_selector("#tl-opt-max_rounds")
+    assert page.input_value("#tl-opt-max_rounds") == "2"
     # a bad value: the table's words on the host page, nothing changes
     page.fill("#tl-opt-max_rounds", "500")
     page.locator("#tl-opt-max_rounds").dispatch_event("change")
