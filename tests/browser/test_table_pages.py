@@ -339,3 +339,35 @@ def test_a_student_the_host_removed_can_join_again(server, device):
     assert ana.token(code)
     host.page.wait_for_selector(".tl-seat-list li:has-text('Anna')")
     assert not ana.errors and not host.errors
+
+
+def test_a_phone_that_wakes_up_checks_its_connection(server, device):
+    """A phone comes back from its lock screen (visibilitychange): the page pings the table; a
+    socket that does not answer in a few seconds is given up and a new one resumes the seat."""
+    code = new_table(server, game="ride_the_bus", options={"players": 2})
+    ana = device("Ana", PHONE)
+    ana.join(server, code)
+    seat = ana.latest()["table"]["you"]
+    welcomes = sum(1 for m in ana.received if m["type"] == "welcome")
+    stalled = threading.Event()
+
+    def stall_the_loop() -> None:
+        stalled.set()
+        time.sleep(8)
+
+    stall = threading.Thread(target=lambda: server.call(stall_the_loop, timeout=30))
+    stall.start()
+    try:
+        assert stalled.wait(10)
+        ana.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+        ana.page.wait_for_function(
+            "() => document.getElementById('tl-conn').dataset.state !== 'open'", timeout=10_000
+        )
+    finally:
+        stall.join()
+    ana.page.wait_for_function(
+        "() => document.getElementById('tl-conn').dataset.state === 'open'", timeout=20_000
+    )
+    again = [m for m in ana.received if m["type"] == "welcome"][welcomes:]
+    assert again and again[-1]["seat"] == seat
+    assert not ana.errors
