@@ -49,9 +49,7 @@ from __future__ import annotations
 import atexit
 import base64
 import html
-import ipaddress
 import os
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -62,6 +60,7 @@ import segno
 
 from bus_lab.engine.core import Param
 from bus_lab.engine.registry import game_class, load_game, registered_games
+from bus_lab.table.table import FALLBACK_BOTS
 from bus_lab.widgets.base import BoardWidget, FoldingPanel
 
 __all__ = ["TableHost", "stop_servers"]
@@ -83,8 +82,8 @@ BOT_LABELS = {
     "random": "random (any legal move)",
 }
 #: The bot policy a lobby picks first, in this order of preference, when the one asked for is
-#: not a policy of the game.
-PREFERRED_BOTS = ("best_odds", "bidder", "greedy", "random")
+#: not a policy of the game (the table's own order).
+PREFERRED_BOTS = FALLBACK_BOTS
 #: The most seats any game has; the seat choosers are built once for all.
 MAX_SEATS = 8
 #: How long a headless wait (:meth:`TableHost.settle`) waits at most, in seconds.
@@ -94,7 +93,7 @@ PHASE_TEXT = {
     "lobby": "Lobby: students are joining. Press Start when everyone is in.",
     "playing": "Playing.",
     "paused": "Paused: nobody can move until you press Resume.",
-    "over": "The game is over. Download the record to keep it, then Close the table.",
+    "over": "Over: download the record to keep the game, then close the table.",
     "closed": "Closed: the table is gone, and nothing of it is kept on the server.",
 }
 
@@ -166,28 +165,11 @@ atexit.register(stop_servers)
 
 
 def lan_addresses() -> list[str]:
-    """This computer's IPv4 addresses on its networks (not 127.x), best guess first.
+    """This computer's IPv4 addresses on its networks, best guess first (the runner's
+    :func:`bus_lab.table.runner.lan_addresses`)."""
+    from bus_lab.table.runner import lan_addresses as found
 
-    The first is the address of the interface that would carry traffic to another network (found
-    by connecting a UDP socket, which sends nothing); the others come from the host name.
-    """
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            found.append(probe.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(str(info[4][0]))
-    except OSError:
-        pass
-    unique = []
-    for address in found:
-        if not ipaddress.ip_address(address).is_loopback and address not in unique:
-            unique.append(address)
-    return unique
+    return list(found())
 
 
 def _origin(host: str, port: int) -> str:
@@ -272,7 +254,7 @@ class TableHost:
         self._snapshot: dict[str, Any] = {}
         self._build(game, dict(options or {}), people, bot, seed)
         self.server.call(self.table.add_listener, self._on_table_changed)
-        self._refresh()
+        self.refresh()
 
     # -- addresses ---------------------------------------------------------------------------
     @property
@@ -424,6 +406,7 @@ class TableHost:
             ),
         }
         self.option_controls: dict[str, W.Widget] = {}
+        self._form_game = ""
         self.options_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.seat_controls: list[W.Dropdown] = [
             W.Dropdown(
@@ -591,57 +574,71 @@ class TableHost:
         """The options of ``game`` the lobby offers: those with choices or bounds."""
         return [p for p in game_class(game).PARAMS if p.choices is not None or p.bounds is not None]
 
+    def _option_control(self, p: Param, value: Any) -> W.Widget:
+        """The lobby's control of option ``p`` (a checkbox, a list or a number box)."""
+        label = p.name.replace("_", " ").capitalize()
+        tip = f"{p.doc} ({p.allowed_text()})" if p.doc else p.allowed_text()
+        style = {"description_width": "110px"}
+        if p.choices is not None and len(p.choices) == 2 and set(p.choices) == {False, True}:
+            return W.Checkbox(
+                value=bool(value),
+                description=label,
+                tooltip=tip,
+                indent=False,
+                layout=W.Layout(width="240px"),
+            )
+        if p.choices is not None:
+            return W.Dropdown(
+                options=[("none" if c is None else str(c).replace("_", " "), c) for c in p.choices],
+                value=value,
+                description=label,
+                tooltip=tip,
+                style=style,
+                layout=W.Layout(width="300px"),
+            )
+        low, high = p.bounds or (0, 0)
+        # a number box, not a slider: a screen reader names a number box by its label
+        return W.BoundedIntText(
+            value=int(value),
+            min=low,
+            max=high,
+            description=label,
+            tooltip=tip,
+            style=style,
+            layout=W.Layout(width="200px"),
+        )
+
     def _fill_lobby(self, game: str, options: dict[str, Any], people: list[bool] | None, bot: str) -> None:
-        """Fill in the lobby for ``game`` (its option controls are built anew)."""
+        """Fill in the lobby for ``game`` with these settings (the option controls are built
+        anew only when the game changes)."""
         self._quiet += 1
         try:
             params = self._form_params(game)
             values = {p.name: options.get(p.name, p.default) for p in params}
-            controls: dict[str, W.Widget] = {}
-            style = {"description_width": "110px"}
-            for p in params:
-                label = p.name.replace("_", " ").capitalize()
-                tip = f"{p.doc} ({p.allowed_text()})" if p.doc else p.allowed_text()
-                control: W.Widget
-                if p.choices is not None and set(p.choices) == {False, True} and len(p.choices) == 2:
-                    control = W.Checkbox(
-                        value=bool(values[p.name]),
-                        description=label,
-                        tooltip=tip,
-                        indent=False,
-                        layout=W.Layout(width="240px"),
-                    )
-                elif p.choices is not None:
-                    control = W.Dropdown(
-                        options=[("none" if c is None else str(c).replace("_", " "), c) for c in p.choices],
-                        value=values[p.name],
-                        description=label,
-                        tooltip=tip,
-                        style=style,
-                        layout=W.Layout(width="300px"),
-                    )
-                else:
-                    low, high = p.bounds  # type: ignore[misc]
-                    control = W.BoundedIntText(
-                        value=int(values[p.name]),
-                        min=low,
-                        max=high,
-                        description=label,
-                        tooltip=tip,
-                        style=style,
-                        layout=W.Layout(width="200px"),
-                    )
-                control.observe(self._on_lobby, names="value")
-                controls[p.name] = control
-            for old in self.option_controls.values():
-                old.close()
-            self.option_controls = controls
-            self.options_box.children = list(controls.values())
-            policies = sorted(load_game(game, **options).policies())
+            if game != self._form_game:
+                controls = {p.name: self._option_control(p, values[p.name]) for p in params}
+                for control in controls.values():
+                    control.observe(self._on_lobby, names="value")
+                old = list(self.option_controls.values())
+                self.option_controls = controls
+                self.options_box.children = list(controls.values())
+                for widget in old:
+                    widget.close()
+                self._form_game = game
+            else:
+                for name, control in self.option_controls.items():
+                    if control.value != values[name] or type(control.value) is not type(values[name]):
+                        control.value = values[name]
+            try:
+                policies = sorted(load_game(game, **options).policies())
+            except Exception:
+                policies = sorted(load_game(game).policies())
             chosen = (
                 bot if bot in policies else next((b for b in PREFERRED_BOTS if b in policies), policies[0])
             )
-            self.lobby["bot"].options = [(BOT_LABELS.get(name, name), name) for name in policies]
+            choices = [(BOT_LABELS.get(name, name), name) for name in policies]
+            if list(self.lobby["bot"].options) != choices:
+                self.lobby["bot"].options = choices
             self.lobby["bot"].value = chosen
             seats = self._seat_count()
             for seat, control in enumerate(self.seat_controls):
@@ -688,13 +685,35 @@ class TableHost:
         self._apply_lobby()
 
     def _apply_lobby(self) -> None:
+        """Send the lobby's settings to the table; if it refuses them, the lobby shows the
+        table's settings again (and the message line why)."""
         settings = self.lobby_settings()
-        self._command(
-            lambda t: t.configure(
-                settings["game"], settings["options"], settings["people"], settings["bot"], settings["seed"]
-            ),
-            note=None,
+        self._configure_table(
+            settings["game"], settings["options"], settings["people"], settings["bot"], settings["seed"]
         )
+
+    def _configure_table(
+        self, game: str, options: dict[str, Any], people: list[bool] | None, bot: str, seed: int | None
+    ) -> bool:
+        done = self._command(lambda t: t.configure(game, options, people, bot, seed) or True, note=None)
+        self._sync_lobby()
+        return bool(done)
+
+    def _sync_lobby(self) -> None:
+        """Fill in the lobby from the table's settings (after a change, or a refused one)."""
+        if self.closed:
+            return
+        try:
+            info = self.server.call(self.table.lobby_info)
+        except Exception:  # the message line already says what went wrong
+            return
+        self._quiet += 1
+        try:
+            self.lobby["game"].value = info["game"]
+            self.lobby["fixed_seed"].value = bool(info["fixed_seed"])
+        finally:
+            self._quiet -= 1
+        self._fill_lobby(info["game"], dict(info["options"]), list(info["people"]), str(info["bot"]))
 
     def configure(
         self,
@@ -704,27 +723,37 @@ class TableHost:
         bot: str | None = None,
         seed: int | None = None,
     ) -> None:
-        """Change the lobby's settings, as the lobby's controls do (lobby only). Arguments left
-        out keep their value, except ``seed`` (``None``: a secret seed drawn at Start)."""
+        """Change the table's settings in the lobby, as the lobby's controls do; the lobby then
+        shows them. A refused setting changes nothing and is explained in the message line.
+
+        Args:
+            game (str | None): the game (``None``: the same game).
+            options (dict | None): options to change (the others keep their value; all default
+                for another game).
+            people (list[bool] | None): per seat, a person (True) or a bot (False); ``None``
+                keeps the seats as they are when their number stays, else every seat a person.
+            bot (str | None): the bots' policy (``None``: the same, or the game's best).
+            seed (int | None): a fixed seed, or ``None`` for a secret one drawn at Start.
+        """
         current = self.lobby_settings()
         game = current["game"] if game is None else game
         same_game = game == current["game"]
-        if game not in registered_games():
-            self._show_error(
-                ValueError(f"unknown game {game!r}: choose one of {', '.join(registered_games())}")
-            )
-            return
         merged = {**(current["options"] if same_game else {}), **(options or {})}
-        self._quiet += 1
-        try:
-            self.lobby["game"].value = game
-            self.lobby["fixed_seed"].value = seed is not None
-            if seed is not None:
+        if people is None:
+            try:
+                seats = load_game(game, **merged).num_players
+            except Exception:
+                seats = -1  # the table says what is wrong with the settings
+            people = current["people"] if seats == len(current["people"]) else None
+        if bot is None:
+            bot = current["bot"] if same_game else "best_odds"
+        if seed is not None:
+            self._quiet += 1
+            try:
                 self.lobby["seed"].value = int(seed)
-        finally:
-            self._quiet -= 1
-        self._fill_lobby(game, merged, people, current["bot"] if bot is None else bot)
-        self._apply_lobby()
+            finally:
+                self._quiet -= 1
+        self._configure_table(game, merged, people, bot, seed)
 
     # -- the table's calls ---------------------------------------------------------------------
     def _command(self, action: Callable[[Any], Any], note: str | None) -> Any:
@@ -743,11 +772,11 @@ class TableHost:
             result = self.server.call(run)
         except Exception as exc:  # shown in the message line, never as a traceback
             self._show_error(exc)
-            self._refresh()
+            self.refresh()
             return None
         self.last_error = None
         self._set_message(note or "", error=False)
-        self._refresh()
+        self.refresh()
         return result
 
     def start(self) -> None:
@@ -853,10 +882,10 @@ class TableHost:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.closed or not self.server.call(self.table.next_automatic):
-                self._refresh()
+                self.refresh()
                 return True
             time.sleep(0.02)
-        self._refresh()
+        self.refresh()
         return False
 
     # -- live updates --------------------------------------------------------------------------
@@ -875,15 +904,15 @@ class TableHost:
             }
             for s in t.seats
         ]
-        projector = t.projector_frame() if t.session is not None else None
         return {
             "phase": t.phase,
             "version": t.version,
             "game": t.game_name,
-            "holding": t.holding() if t.phase in ("playing", "paused") else None,
+            "title": t.title,
+            "notice": t.notice,
+            "holding": t.holding(),
             "seats": seats,
-            "projector": projector,
-            "title": getattr(t.session.game, "title", None) if t.session is not None else None,
+            "projector": t.projector_frame() if t.phase != "closed" else None,
         }
 
     def _on_table_changed(self, table: Any) -> None:
@@ -895,7 +924,9 @@ class TableHost:
             return
         self._show_snapshot(snapshot)
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """Read the table again now (the panel also follows every change of the table by itself;
+        pages opened or closed without a change show at the next one)."""
         if self.closed:
             return
         try:
@@ -916,12 +947,15 @@ class TableHost:
         snap = self._snapshot
         phase = snap.get("phase", "closed")
         game = snap.get("game", str(self.lobby["game"].value))
-        title = game_class(game).title or game
+        title = snap.get("title") or game_class(game).title or game
         self.title.value = f"<h3 style='margin:0'>Class table: {html.escape(title)}</h3>"
         status = PHASE_TEXT.get(phase, phase)
         if snap.get("holding"):
-            status += f" Waiting for you: {snap['holding']} Press Continue."
-        self.status.value = f'<div role="status"><b>{html.escape(status)}</b></div>'
+            status += f" {snap['holding']}"
+        notice = snap.get("notice") if phase != "closed" else None
+        self.status.value = f'<div role="status"><b>{html.escape(status)}</b></div>' + (
+            f"<div>The table says: {html.escape(str(notice))}</div>" if notice else ""
+        )
         rows = []
         for s in snap.get("seats", []):
             if s["away_person"]:
@@ -954,16 +988,13 @@ class TableHost:
         b["pause"].icon = "play" if phase == "paused" else "pause"
         b["bot"].disabled = b["person"].disabled = not live
         b["end"].disabled = not live
-        b["close"].disabled = phase == "closed"
+        b["close"].disabled = self.closed
         b["record"].disabled = phase in ("lobby", "closed")
         for control in [*self.lobby.values(), *self.option_controls.values(), *self.seat_controls]:
             control.disabled = not lobby
         frame = snap.get("projector")
         if frame is not None and not self.closed:
             self.projector.frame = frame
-            self.projector.layout.display = None
-        elif not self.closed:
-            self.projector.layout.display = "none"
 
     # -- the message line ------------------------------------------------------------------------
     def _set_message(self, text: str, *, error: bool) -> None:
