@@ -15,7 +15,7 @@ import segno
 
 from bus_lab.engine.session import Session
 from bus_lab.table.codes import ALPHABET
-from bus_lab.table.host_widget import NETWORK_WARNING, TableHost, _SERVERS
+from bus_lab.table.host_widget import _SERVERS, NETWORK_WARNING, TableHost
 from bus_lab.widgets import GameWidget
 
 pytestmark = pytest.mark.timeout(120)
@@ -194,10 +194,12 @@ def test_a_student_joining_over_a_websocket_appears_in_the_panel(make_host):
         # nobody asked the panel: the table's listener brought the news
         wait_for(lambda: host.joined == ["Ana"])
         assert "Ana" in host.seat_list.value and "1 student joined" in host.seat_list.value
-        assert host.seats[seat]["claimed"] and host.seats[seat]["connected"] >= 1
         frame = json.loads(ws.recv(timeout=LIVE_S))
-        assert frame["type"] == "frame"
-    wait_for(lambda: host.seats[seat]["connected"] == 0)
+        assert frame["type"] == "frame" and frame["frame"]["table"]["you"] == seat
+        host.refresh()  # pages opening and closing show at the next change, or now
+        assert host.seats[seat]["claimed"] and host.seats[seat]["connected"] == 1
+        assert "1 page open" in host.seat_list.value
+    wait_for(lambda: host.refresh() or host.seats[seat]["connected"] == 0)
 
 
 # -- the controls --------------------------------------------------------------------------------------------
@@ -214,14 +216,16 @@ def test_the_controls_change_the_tables_phase(make_host):
     b["pause"].click()
     assert table_value(host, lambda t: t.phase) == "paused" == host.phase
     assert b["pause"].description == "Resume"
-    b["pause"].click()
-    assert table_value(host, lambda t: t.phase) == "playing"
+    # Ana steps out: a bot plays her seat (paused, so that the bots do not finish the game at once)
     host.seat_choice.value = 0
     b["bot"].click()
     assert table_value(host, lambda t: (t.seats[0].kind, t.seats[0].away_person)) == ("bot", True)
-    assert "away" in host.seat_list.value
+    assert "Ana (a greedy bot plays while away)" in host.seat_list.value
     b["person"].click()
-    assert table_value(host, lambda t: t.seats[0].kind) == "person"
+    assert table_value(host, lambda t: (t.seats[0].kind, t.seats[0].away_person)) == ("person", False)
+    b["pause"].click()
+    assert table_value(host, lambda t: t.phase) == "playing" == host.phase
+    assert b["pause"].description == "Pause"
     b["end"].click()
     assert table_value(host, lambda t: t.phase) == "over" == host.phase
     assert not b["record"].disabled
@@ -292,10 +296,14 @@ def test_the_projector_never_shows_a_face_down_tile(make_host):
             assert views[k]["bids"][k]["state"] == "shown"  # its owner sees it
             seen_hidden += 1
         text = json.dumps(shown)
-        secrets_ = table_value(host, lambda t: [s.token for s in t.seats if s.token]) + [host.server.hub.host_key]
+        secrets_ = table_value(host, lambda t: [s.token for s in t.seats if s.token]) + [
+            host.server.hub.host_key
+        ]
         assert not any(secret in text for secret in secrets_)
         legal = table_value(host, lambda t: t.session.state.legal_actions())
-        on_loop(host, lambda: (host.table.move(seat, legal[0], host.table.version), host.table.changed()))
+        on_loop(
+            host, lambda s=seat, a=legal[0]: (host.table.move(s, a, host.table.version), host.table.changed())
+        )
     assert seen_hidden > 0, "no face-down tile was ever on the table"
 
 

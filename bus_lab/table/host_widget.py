@@ -46,6 +46,7 @@ when it shuts down. Nothing is kept after a table closes unless the host downloa
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import base64
 import html
@@ -252,6 +253,7 @@ class TableHost:
             raise
         self.code: str = self.table.code
         self._snapshot: dict[str, Any] = {}
+        self._redraw_due = False
         self._build(game, dict(options or {}), people, bot, seed)
         self.server.call(self.table.add_listener, self._on_table_changed)
         self.refresh()
@@ -916,7 +918,21 @@ class TableHost:
         }
 
     def _on_table_changed(self, table: Any) -> None:
-        """The table's listener: runs on the server's loop, only sets the panel's values."""
+        """The table's listener, on the server's loop: the panel is redrawn once the loop has
+        finished what it is doing (several changes in one turn of the loop draw once)."""
+        if self._redraw_due:
+            return
+        self._redraw_due = True
+        try:
+            asyncio.get_running_loop().call_soon(self._redraw_from_loop)
+        except RuntimeError:  # no running loop (a table driven without a server)
+            self._redraw_from_loop()
+
+    def _redraw_from_loop(self) -> None:
+        """Read the table and set the panel's values (on the loop: only values are set)."""
+        self._redraw_due = False
+        if self.closed:
+            return
         try:
             snapshot = self._take_snapshot()
         except Exception as exc:  # a listener must never break the table
