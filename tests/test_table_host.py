@@ -210,8 +210,11 @@ def test_the_controls_change_the_tables_phase(make_host):
     b = host.buttons
     assert not b["start"].disabled and b["pause"].disabled and b["end"].disabled
     on_loop(host, host.table.join, "Ana")
+    assert host.lobby_panel.is_open
     b["start"].click()
     assert table_value(host, lambda t: t.phase) == "playing" == host.phase
+    assert not host.lobby_panel.is_open and host.lobby["game"].disabled  # the lobby is over
+    assert "The table says: The game has started." in host.status.value  # its notice
     assert b["start"].disabled and not b["pause"].disabled
     b["pause"].click()
     assert table_value(host, lambda t: t.phase) == "paused" == host.phase
@@ -346,10 +349,12 @@ def test_behind_jupyterhub_the_join_address_goes_through_the_server_proxy(make_h
     assert host.qr_url == f"/user/ana/proxy/{host.port}/?code={host.code}"
     assert host.watch_url == f"/user/ana/proxy/{host.port}/watch/{host.code}"
     assert "public_url" in host.address.value  # says how to give a full address
+    assert "<svg" not in host.qr.value  # a phone cannot open a path alone
     full = make_host("ride_the_bus", public_url="https://hub.example/user/ana/proxy/8765")
     assert full.join_url == "https://hub.example/user/ana/proxy/8765/"
     assert full.qr_url == f"https://hub.example/user/ana/proxy/8765/?code={full.code}"
     assert "public_url" not in full.address.value
+    assert segno.make(full.qr_url, error="m").svg_inline(scale=5, border=2) in full.qr.value
 
 
 def test_open_to_the_network_it_shows_the_address_to_share_and_one_warning(make_host, monkeypatch):

@@ -254,6 +254,7 @@ class TableHost:
         self.code: str = self.table.code
         self._snapshot: dict[str, Any] = {}
         self._redraw_due = False
+        self._drawn_phase = "lobby"
         self._build(game, dict(options or {}), people, bot, seed)
         self.server.call(self.table.add_listener, self._on_table_changed)
         self.refresh()
@@ -547,11 +548,14 @@ class TableHost:
         )
         qr = segno.make(self.qr_url, error="m")
         self.qr_code = qr
-        svg = qr.svg_inline(scale=5, border=2)
-        self.qr.value = (
-            f'<div role="img" aria-label="QR code of {html.escape(self.qr_url)}" '
-            f'title="{html.escape(self.qr_url)}">{svg}</div>'
-        )
+        if relative:  # a phone cannot open a path without its site: no QR code until public_url
+            self.qr.value = "<div>(No QR code: the join address above is not a full address.)</div>"
+        else:
+            svg = qr.svg_inline(scale=5, border=2)
+            self.qr.value = (
+                f'<div role="img" aria-label="QR code of {html.escape(self.qr_url)}" '
+                f'title="{html.escape(self.qr_url)}">{svg}</div>'
+            )
         notes = []
         if self.network:
             shared = ", ".join(f"<b>{html.escape(a)}</b>" for a in self.addresses)
@@ -862,9 +866,9 @@ class TableHost:
         self.closed = True
         _release_server(self._shared)
         with self._lock:
-            self._snapshot = {**self._snapshot, "phase": "closed", "holding": None}
+            self._snapshot = {**self._snapshot, "phase": "closed", "holding": None, "notice": None}
+            self._draw()
         self._set_message("the table is closed. Nothing of it is kept on the server.", error=False)
-        self._draw()
         self.record_link.value = ""
         self.projector.layout.display = "none"
         self.projector.close()
@@ -968,7 +972,7 @@ class TableHost:
         status = PHASE_TEXT.get(phase, phase)
         if snap.get("holding"):
             status += f" {snap['holding']}"
-        notice = snap.get("notice") if phase != "closed" else None
+        notice = snap.get("notice")
         self.status.value = f'<div role="status"><b>{html.escape(status)}</b></div>' + (
             f"<div>The table says: {html.escape(str(notice))}</div>" if notice else ""
         )
@@ -995,6 +999,10 @@ class TableHost:
         if seats and list(self.seat_choice.options) != [(f"Seat {s}", s) for s in seats]:
             self.seat_choice.options = [(f"Seat {s}", s) for s in seats]
         lobby = phase == "lobby"
+        if phase != self._drawn_phase:  # the lobby's panel folds when the game starts
+            if self._drawn_phase == "lobby" and self.lobby_panel.is_open:
+                self.lobby_panel.toggle.value = False
+            self._drawn_phase = phase
         live = phase in ("playing", "paused")
         b = self.buttons
         b["start"].disabled = not lobby
