@@ -137,6 +137,17 @@ def test_close_closes_the_table_and_stops_the_server(make_host):
     assert "closed" in host.message_text and host.last_error is not None
 
 
+def test_when_the_kernel_shuts_down_every_server_it_started_stops(make_host):
+    from bus_lab.table import host_widget
+
+    host = make_host("ride_the_bus")
+    url = host.join_url
+    host_widget.stop_servers()  # registered with atexit: what runs when the kernel shuts down
+    assert not server_answers(url) and not host_widget._SERVERS
+    host.close()  # after the server is gone, closing still works and says so
+    assert host.phase == "closed" and host.closed
+
+
 # -- the lobby ---------------------------------------------------------------------------------------------
 
 

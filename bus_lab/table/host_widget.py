@@ -209,7 +209,8 @@ class TableHost:
 
     Raises:
         TableError: the server refused the table (too many tables) or its settings.
-        OSError: the server could not listen on ``host``/``port``.
+        RuntimeError: the server could not listen on ``host``/``port`` (the port is taken:
+            try another, or ``port=0``).
 
     Attributes:
         code (str): the table's join code.
