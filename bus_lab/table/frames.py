@@ -140,7 +140,7 @@ def _base(table: Table, seat: int | None, message: dict[str, str] | None, movabl
         },
         controls=None,
         deal=None,
-        animate=table.phase == "playing",
+        animate=table.animate,
         table={
             "code": table.code,
             "phase": table.phase,

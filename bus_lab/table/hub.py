@@ -6,6 +6,7 @@ server's event loop (or in tests with no server at all).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
@@ -97,6 +98,33 @@ class Hub:
         if table is None or table.phase == "closed":
             raise UnknownTableError("no table has that code: check the code on the board")
         return table
+
+    async def drive(self, table: Table) -> int:
+        """Take the table's automatic steps (cards drawn, bots' moves) at the hub's pace: wait
+        :attr:`pace_s`, take one step, call :meth:`Table.changed`, again while
+        :meth:`Table.next_automatic`. With a pace of 0 every step is taken at once and the table
+        changes once. Run it on the server's loop as one task per table, started after every
+        move or host command (a pause, a hold or a person's turn stops it).
+
+        Args:
+            table (Table): the table to drive.
+
+        Returns:
+            int: the steps taken.
+        """
+        if self.pace_s <= 0:
+            taken = table.run_automatic()
+            if taken:
+                table.changed()
+            return taken
+        taken = 0
+        while table.next_automatic():
+            await asyncio.sleep(self.pace_s)
+            if not table.advance():  # paused, held or ended while waiting
+                break
+            table.changed()
+            taken += 1
+        return taken
 
     def sweep(self) -> list[str]:
         """Close the tables idle too long and forget closed ones: a lobby idle for

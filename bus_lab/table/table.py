@@ -15,7 +15,6 @@ nothing.
 from __future__ import annotations
 
 import json
-import re
 import time
 import unicodedata
 from collections.abc import Callable
@@ -125,13 +124,12 @@ class SeatInfo:
         }
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
-
-
 def clean_name(text: Any, max_chars: int) -> str:
-    """A person's name as plain text: NFKC, control and invisible characters removed, runs of
-    spaces collapsed, surrounding spaces dropped, at most ``max_chars`` characters; ``<`` and
-    ``>`` are dropped too, so a name never looks like markup wherever it is shown.
+    """A person's name as plain text: NFKC; spaces of every kind (tabs, new lines) become one
+    space; control, format (invisible, text-direction) and unpaired surrogate characters are
+    removed; surrounding spaces dropped; at most ``max_chars`` characters. ``<`` and ``>`` are
+    dropped too, so a name never looks like markup wherever it is shown (pages still set it as
+    text, never as HTML).
 
     Args:
         text: what the person typed (a non-string gives ``""``).
@@ -143,10 +141,11 @@ def clean_name(text: Any, max_chars: int) -> str:
     if not isinstance(text, str):
         return ""
     text = unicodedata.normalize("NFKC", text[: max_chars * 8])
-    text = _CONTROL.sub(" ", text)
-    text = "".join(ch for ch in text if ch not in "<>" and unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
-    text = " ".join(text.split())
-    return text[:max_chars].strip()
+    kept = (
+        " " if ch.isspace() else "" if ch in "<>" or unicodedata.category(ch) in ("Cc", "Cf", "Cs") else ch
+        for ch in text
+    )
+    return " ".join("".join(kept).split())[:max_chars].strip()
 
 
 def resolve_bot(game: Game, bot: str) -> str:
@@ -214,9 +213,11 @@ class Table:
         code (str), game_name (str), options (dict: every option, defaults filled in),
         seats (list[SeatInfo]), phase (str: ``"lobby"``, ``"playing"``, ``"paused"``, ``"over"``,
         ``"closed"``), version (int: bumped by :meth:`changed`; frames carry it as ``seq``),
+        people (list[bool]: per seat, a person's seat as configured),
         session (Session | None: ``None`` in the lobby), created_at and last_activity (clock
         seconds), ended_at (clock seconds when the phase became ``"over"``, else ``None``),
-        notice (str | None: the latest thing the table says to everyone), bot (str).
+        notice (str | None: the latest thing the table says to everyone), bot (str),
+        animate (bool: the last change was a step of the game, so pages may show it moving).
     """
 
     def __init__(
@@ -245,11 +246,14 @@ class Table:
         self.options: dict[str, Any] = {}
         self.bot = "best_odds"
         self.seed: int | None = None
+        self.people: list[bool] = []
         self._game: Game | None = None
         self._preview: State | None = None
         self._listeners: list[Callable[[Table], None]] = []
         self._events_before = 0
         self._released_at = -1
+        self._stepped = False
+        self.animate = False
         self._configure(game, options or {}, people, bot, seed)
 
     # -- reading -----------------------------------------------------------------------------------
@@ -310,8 +314,9 @@ class Table:
     ) -> None:
         """Choose the game, its options, which seats are people's, the bot and the seed (lobby only).
 
-        People who have joined keep their names and tokens; they move, in seat order, onto the
-        new person seats.
+        People who have joined keep their names and tokens, and their seats when those stay
+        people's seats; the others move, in seat order, onto the free person seats (a page finds
+        its seat again from its token with :meth:`resume`).
 
         Args:
             game (str): a registered game name.
@@ -362,7 +367,10 @@ class Table:
                 "seats for people"
             )
         seats = [SeatInfo(i, "person" if p else "bot", f"Seat {i}", chosen_bot) for i, p in enumerate(people)]
-        for info, i in zip(joined, person_seats):
+        staying = [info for info in joined if info.seat < n and people[info.seat]]
+        moving = [info for info in joined if info not in staying]
+        free = [i for i in person_seats if i not in {info.seat for info in staying}]
+        for info, i in [(info, info.seat) for info in staying] + list(zip(moving, free)):
             seats[i] = SeatInfo(i, "person", info.name, chosen_bot, info.token, True, info.connections)
         self.game_name = game
         self.options = dict(loaded.params)
@@ -370,6 +378,7 @@ class Table:
         self._preview = None
         self.bot = chosen_bot
         self.seed = seed
+        self.people = list(people)
         self.seats = seats
 
     def join(self, name: str) -> tuple[int, str]:
@@ -449,7 +458,9 @@ class Table:
         """
         self._require("lobby", doing="leaving a seat")
         info = self.seat_info(seat)
-        self.seats[seat] = SeatInfo(info.seat, info.kind, f"Seat {info.seat}", info.bot)
+        self.seats[seat] = SeatInfo(
+            info.seat, info.kind, f"Seat {info.seat}", info.bot, connections=info.connections
+        )
 
     def start(self) -> None:
         """Start the game: person seats nobody joined are played by the bot from now on (the
@@ -643,6 +654,7 @@ class Table:
         except IllegalActionError as exc:
             raise TableError(str(exc)) from None
         self._events_before = events_before
+        self._stepped = True
         self._check_over()
 
     def next_automatic(self) -> bool:
@@ -671,6 +683,7 @@ class Table:
         if self.session.step() is None:
             return False
         self._events_before = events_before
+        self._stepped = True
         self._check_over()
         return True
 
@@ -700,11 +713,13 @@ class Table:
 
     # -- listeners ----------------------------------------------------------------------------
     def changed(self) -> None:
-        """Say the table changed: :attr:`version` + 1, :attr:`last_activity` = now, and every
+        """Say the table changed: :attr:`version` + 1, :attr:`last_activity` = now,
+        :attr:`animate` tells whether a step of the game was taken since the last change, and every
         listener is called with the table (in the order they were added; a listener that raises
         does not stop the others)."""
         self.version += 1
         self.last_activity = self._clock()
+        self.animate, self._stepped = self._stepped, False
         for listener in list(self._listeners):
             try:
                 listener(self)
@@ -761,7 +776,7 @@ class Table:
             "game": self.game_name,
             "title": self.title,
             "options": {k: v for k, v in self.options.items() if k in shown},
-            "people": [s.kind == "person" or s.away_person or s.claimed for s in self.seats],
+            "people": list(self.people),
             "bot": self.bot,
             "seats": [s.public() for s in self.seats],
             "phase": self.phase,
