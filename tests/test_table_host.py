@@ -15,7 +15,7 @@ import segno
 
 from bus_lab.engine.session import Session
 from bus_lab.table.codes import ALPHABET
-from bus_lab.table.host_widget import _SERVERS, NETWORK_WARNING, TableHost
+from bus_lab.table.host_widget import _SERVERS, NETWORK_WARNING, QR_SVG, TableHost
 from bus_lab.widgets import GameWidget
 
 pytestmark = pytest.mark.timeout(120)
@@ -103,10 +103,10 @@ def test_the_qr_code_holds_the_join_address_with_the_code(make_host):
     assert host.qr_url == f"{host.join_url}?code={host.code}"
     again = segno.make(host.qr_url, error="m")
     assert again.matrix == host.qr_code.matrix
-    assert again.svg_inline(scale=5, border=2) in host.qr.value
+    assert again.svg_inline(**QR_SVG) in host.qr.value
     # another address gives another symbol: the SVG shown really depends on the address
     other = segno.make(f"{host.join_url}?code=ZZZZZ", error="m")
-    assert other.svg_inline(scale=5, border=2) not in host.qr.value
+    assert other.svg_inline(**QR_SVG) not in host.qr.value
     assert f'aria-label="QR code of {host.qr_url}"' in host.qr.value
 
 
@@ -365,7 +365,7 @@ def test_behind_jupyterhub_the_join_address_goes_through_the_server_proxy(make_h
     assert full.join_url == "https://hub.example/user/ana/proxy/8765/"
     assert full.qr_url == f"https://hub.example/user/ana/proxy/8765/?code={full.code}"
     assert "public_url" not in full.address.value
-    assert segno.make(full.qr_url, error="m").svg_inline(scale=5, border=2) in full.qr.value
+    assert segno.make(full.qr_url, error="m").svg_inline(**QR_SVG) in full.qr.value
 
 
 def test_open_to_the_network_it_shows_the_address_to_share_and_one_warning(make_host, monkeypatch):

@@ -85,6 +85,8 @@ BOT_LABELS = {
 #: The bot policy a lobby picks first, in this order of preference, when the one asked for is
 #: not a policy of the game (the table's own order).
 PREFERRED_BOTS = FALLBACK_BOTS
+#: How the QR code is drawn: 5 px per module and the standard quiet zone of 4 modules.
+QR_SVG = {"scale": 5, "border": 4}
 #: The most seats any game has; the seat choosers are built once for all.
 MAX_SEATS = 8
 #: How long a headless wait (:meth:`TableHost.settle`) waits at most, in seconds.
@@ -552,7 +554,7 @@ class TableHost:
         if relative:  # a phone cannot open a path without its site: no QR code until public_url
             self.qr.value = "<div>(No QR code: the join address above is not a full address.)</div>"
         else:
-            svg = qr.svg_inline(scale=5, border=2)
+            svg = qr.svg_inline(**QR_SVG)
             self.qr.value = (
                 f'<div role="img" aria-label="QR code of {html.escape(self.qr_url)}" '
                 f'title="{html.escape(self.qr_url)}">{svg}</div>'
@@ -982,11 +984,11 @@ class TableHost:
             if s["away_person"]:
                 who = f"{s['name']} (a {s['bot']} bot plays while away)"
             elif s["kind"] == "bot":
-                who = f"{s['name']} ({s['bot']} bot)"
+                who = f"{s['bot']} bot"
             elif s["claimed"]:
                 who = s["name"]
             else:
-                who = f"{s['name']}: waiting for a student"
+                who = "waiting for a student"
             online = f"{s['connected']} page{'s' if s['connected'] != 1 else ''} open" if s["claimed"] else ""
             rows.append(f"<tr><td>Seat {s['seat']}</td><td>{html.escape(who)}</td><td>{online}</td></tr>")
         joined = sum(1 for s in snap.get("seats", []) if s["claimed"])
