@@ -349,7 +349,8 @@ class TableHost:
 
     @property
     def projector_frame(self) -> dict[str, Any]:
-        """The frame the projector draws now (``{}`` in the lobby)."""
+        """The frame the projector draws now (the public view; in the lobby, the board before the
+        deal), as the projector page gets it."""
         return dict(self.projector.frame)
 
     @property
