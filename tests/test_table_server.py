@@ -638,7 +638,7 @@ def test_host_game_commands_and_record() -> None:
         host.send({"type": "command", "name": "close", "value": None})
         for client in (ana, bo, host):
             code, seen = client.closed_with()
-            assert code == 1000 and seen[-1]["type"] == "closed" and seen[-1]["text"]
+            assert code == 1000 and seen[-1] == {"type": "closed", "text": "The host closed this table."}
         with s.connect({"type": "watch", "code": s.table.code}) as late:
             assert late.closed_with()[0] == 4404
 
@@ -828,6 +828,28 @@ def test_a_game_over_a_real_server() -> None:
     assert not server.running
     with pytest.raises(RuntimeError, match="not running"):
         server.call(lambda: None)
+
+
+def test_a_real_server_closes_a_socket_on_a_frame_over_4096_bytes() -> None:
+    import websockets
+
+    async def scenario(server: TableServer, code: str) -> tuple[str, int | None]:
+        async with websockets.connect(server.url.replace("http://", "ws://") + "/ws") as ws:
+            await ws.send(json.dumps({"type": "watch", "code": code}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            assert json.loads(await ws.recv())["type"] == "frame"
+            await ws.send("x" * 3000)  # over max_message_chars: an error, the socket stays
+            error = json.loads(await ws.recv())
+            await ws.send("x" * 5000)  # over ws_max_size: the socket is closed
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            return error["text"], ws.close_code
+
+    with TableServer() as server:
+        table = server.call(server.hub.create_table)
+        text, code = asyncio.run(scenario(server, table.code))
+    assert "too long (3000 characters; at most 2000)" in text
+    assert code == 1009
 
 
 def test_port_in_use_is_a_clear_error() -> None:

@@ -196,16 +196,14 @@ class TableApp:
         self.adopted: dict[str, Table] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.frames: dict[str, tuple[int, dict[tuple[str, int | None], str]]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
 
     # -------------------------------------------------------------------- lifecycle
 
     @property
     def pace_s(self) -> float:
-        """Seconds between two automatic steps (the hub's ``pace_s``, else ``Limits.pace_s``)."""
-        pace = getattr(self.hub, "pace_s", None)
-        return float(self.limits.pace_s if pace is None else pace)
+        """Seconds between two automatic steps (the hub's ``pace_s``)."""
+        return float(self.hub.pace_s)
 
     async def startup(self) -> None:
         """Start on the running loop: adopt the hub's tables, start the sweep task."""
@@ -234,7 +232,7 @@ class TableApp:
         sweep, so tables created from a notebook or the command line are served too.
         """
         for code, table in list(self.hub.tables.items()):
-            if self.adopted.get(code) is not table:
+            if self.adopted.get(code) is not table and table.phase != "closed":
                 self.adopted[code] = table
                 table.add_listener(self.on_change)
                 self.wake(table)
@@ -247,9 +245,7 @@ class TableApp:
             self.loop.call_soon_threadsafe(self.on_change, table)
             return
         if table.phase == "closed":
-            self.closed(
-                table, getattr(table, "notice", None) or "This table is closed. Thank you for playing!"
-            )
+            self.closed(table, table.notice or "This table is closed. Thank you for playing!")
             return
         for conn in self.connections.get(table.code, ()):
             conn.want_frame()
@@ -287,17 +283,10 @@ class TableApp:
             )
 
     async def _drive(self, table: Table) -> None:
-        """Take the automatic steps, ``pace_s`` apart (pace 0: all at once, then one change)."""
+        """Take the automatic steps at the hub's pace (:meth:`Hub.drive`): ``pace_s`` apart, each
+        one broadcast; pace 0: all at once, then one change."""
         try:
-            pace = self.pace_s
-            if pace <= 0:
-                if table.run_automatic():
-                    table.changed()
-                return
-            while table.phase != "closed" and table.next_automatic():
-                await asyncio.sleep(pace)
-                if table.phase != "closed" and table.advance():
-                    table.changed()
+            await self.hub.drive(table)
         except asyncio.CancelledError:
             raise
         except Exception:  # a bug in a game or a bot must not take the server down
