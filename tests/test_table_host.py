@@ -304,7 +304,7 @@ def test_the_projector_never_shows_a_face_down_tile(make_host):
         wait_for(lambda v=version: host.projector.frame.get("seq", -1) >= v)
         shown = host.projector.frame
         assert shown["view"] == frame["view"]
-        assert shown["moves"] == [] and shown["table"]["you"] is None
+        assert shown["moves"] == [] and shown["table"]["you"] is None and shown["controls"] is None
         for k in hidden:  # hidden from someone: hidden on the projector too
             assert shown["view"]["bids"][k] == {"state": "hidden", "tile": None}
             assert views[k]["bids"][k]["state"] == "shown"  # its owner sees it
@@ -319,6 +319,9 @@ def test_the_projector_never_shows_a_face_down_tile(make_host):
             host, lambda s=seat, a=legal[0]: (host.table.move(s, a, host.table.version), host.table.changed())
         )
     assert seen_hidden > 0, "no face-down tile was ever on the table"
+    # the board hides its step controls when a frame has none; on the projector they stay hidden
+    assert "bl-projector" in host.projector._dom_classes
+    assert ".bl-projector [hidden]" in host.projector._css
 
 
 # -- the record -----------------------------------------------------------------------------------------

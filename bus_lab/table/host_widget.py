@@ -59,12 +59,13 @@ from typing import Any
 import ipywidgets as W
 import segno
 
+from bus_lab.board.assets import board_css
 from bus_lab.engine.core import Param
 from bus_lab.engine.registry import game_class, load_game, registered_games
 from bus_lab.table.table import FALLBACK_BOTS
 from bus_lab.widgets.base import BoardWidget, FoldingPanel
 
-__all__ = ["TableHost", "stop_servers"]
+__all__ = ["ProjectorBoard", "TableHost", "stop_servers"]
 
 #: Hosts that only this computer can reach.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -187,6 +188,25 @@ def _with_slash(url: str) -> str:
 
 # -- the widget ----------------------------------------------------------------------------------
 
+#: The projector board's extra style: what the board hides stays hidden (its step controls: the
+#: table's own pace and the host's buttons drive the game, not Step or the timeline).
+PROJECTOR_CSS = """
+.bl-projector [hidden] {
+  display: none !important;
+}
+"""
+
+
+class ProjectorBoard(BoardWidget):
+    """The board as the projector shows it (frames from ``Table.projector_frame``: the public
+    view, no moves, no step controls). Its element carries the class ``bl-projector``."""
+
+    _css = board_css() + PROJECTOR_CSS
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("bl-projector")
+
 
 class TableHost:
     """A class table hosted from this kernel, with its host's panel.
@@ -217,7 +237,7 @@ class TableHost:
     Attributes:
         code (str): the table's join code.
         widget (VBox): the panel displayed (``host`` as the last line of a cell shows it).
-        projector (BoardWidget): the board as the projector shows it (public view).
+        projector (ProjectorBoard): the board as the projector shows it (public view).
         message (HTML): the message line (notes and errors).
         last_error (BaseException | None): the last error shown, or ``None``.
         buttons (dict[str, Button]): the controls by name: ``"start"``, ``"continue"``,
@@ -377,7 +397,7 @@ class TableHost:
         self.seat_list = W.HTML()
         self.record_link = W.HTML()
         self.links = W.HTML()
-        self.projector = BoardWidget()
+        self.projector = ProjectorBoard()
 
         style = {"description_width": "110px"}
         self.lobby: dict[str, W.Widget] = {
@@ -539,7 +559,7 @@ class TableHost:
             '<div class="bl-table-address">'
             f'<div style="font-size:1.4em">Join at <b style="word-break:break-all">{join}</b></div>'
             f'<div style="font-size:1.4em">with the code</div>'
-            f'<div style="font-size:4em;font-weight:bold;letter-spacing:0.15em;font-family:monospace" '
+            f'<div style="font-size:4em;line-height:1.2;font-weight:bold;letter-spacing:0.15em;font-family:monospace" '
             f'aria-label="Code {" ".join(code)}">{code}</div>'
             + (
                 "<div>This address is relative to the hub's own address (the one in this browser's "
@@ -791,7 +811,7 @@ class TableHost:
 
     def start(self) -> None:
         """Start the game (Start): person seats nobody joined become bots."""
-        self._command(lambda t: t.start(), note="the game has started.")
+        self._command(lambda t: t.start(), note=None)
 
     def pause(self) -> None:
         """Pause the game (nobody can move; automatic steps wait)."""
@@ -995,7 +1015,7 @@ class TableHost:
         joined = sum(1 for s in snap.get("seats", []) if s["claimed"])
         self.seat_list.value = (
             f"<div>{joined} student{'s' if joined != 1 else ''} joined</div>"
-            "<table><thead><tr><th>Seat</th><th>Who</th><th>Pages</th></tr></thead><tbody>"
+            "<table style='border-spacing:1em 0.2em'><thead><tr><th>Seat</th><th>Who</th><th>Pages</th></tr></thead><tbody>"
             + "".join(rows)
             + "</tbody></table>"
         )
