@@ -531,7 +531,7 @@ class TableHost:
             [
                 self.title,
                 W.HBox(
-                    [W.VBox([self.address, self.network_note]), self.qr],
+                    [W.VBox([self.address, self.network_note], layout=W.Layout(max_width="720px")), self.qr],
                     layout=W.Layout(flex_flow="row wrap"),
                 ),
                 self.message,
