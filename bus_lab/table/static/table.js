@@ -1007,7 +1007,8 @@ class HostPage {
   drawForm(frame) {
     const lobby = frame.lobby || {};
     const people = lobby.people || [];
-    const shape = lobby.game + "/" + people.length;
+    const names = (lobby.seats || []).map((seat) => seat.name);
+    const shape = JSON.stringify([lobby.game, people.length, names]);
     if (this.form.contains(document.activeElement) && this.formGame === shape) {
       this.fillForm(frame, true); // never rebuild under the host's fingers
       return;
@@ -1078,9 +1079,11 @@ class HostPage {
         "fieldset",
         { class: "tl-field tl-people" },
         el("legend", {}, "Who plays each seat (not ticked: a bot plays it)"),
-        people.map((on, i) =>
-          el("label", { class: "tl-check" }, el("input", { type: "checkbox", name: "person", "data-seat": i }), ` Seat ${i + 1}: a person`),
-        ),
+        people.map((on, i) => {
+          const seat = (lobby.seats || [])[i];
+          const name = seat ? seat.name : `Seat ${i}`;
+          return el("label", { class: "tl-check" }, el("input", { type: "checkbox", name: "person", id: `tl-person-${i}`, "data-seat": i }), ` ${name}: a person`);
+        }),
       ),
     );
     fields.push(
