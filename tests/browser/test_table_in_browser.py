@@ -164,6 +164,12 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(server, device):
     assert again and again[-1]["seat"] == seat and "token" not in again[-1]  # a resume, not a new seat
     assert on_table(server, code, lambda t: [s.claimed for s in t.seats]) == [True, False]
     assert ana.page.locator("#tl-retry").is_hidden()
+    # the QR code scanned again: the join page offers the seat this browser has
+    ana.page.goto(server.join_url(code))
+    ana.page.click("#tl-have-seat a")
+    ana.page.wait_for_selector(".tl-lobby-seats li.tl-you")
+    assert ana.page.url == server.seat_url(code)
+    assert on_table(server, code, lambda t: [s.claimed for s in t.seats]) == [True, False]
 
 
 def test_the_host_sets_up_runs_and_closes_a_table(server, device):

@@ -656,6 +656,18 @@ function joinPage(body) {
   const app = document.getElementById("tl-app");
   const form = new JoinForm(document.getElementById("tl-join-form"), { withCode: true });
   let seat = null;
+  const known = normalizeCode(form.code.value);
+  if (known && store.get(tokenKey(known))) {
+    // this browser already has a seat at that table (a student scanned the QR code again)
+    form.form.before(
+      el(
+        "p",
+        { class: "tl-notice", id: "tl-have-seat" },
+        "You already have a seat at table " + known + ". ",
+        el("a", { href: new URL("t/" + known, ROOT).href }, "Back to your seat"),
+      ),
+    );
+  }
   if (form.code.value && !form.name.value) form.name.focus();
   form.form.addEventListener("submit", (e) => {
     e.preventDefault();
