@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from html import escape
 
+from bus_lab.table.codes import ALPHABET
+
 __all__ = [
     "ALPHABET",
     "host_page",
@@ -37,8 +39,6 @@ __all__ = [
     "watch_page",
 ]
 
-#: Letters and digits of a join code (no 0/O, no 1/I/L: nothing to confuse when read aloud).
-ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: Longest code text kept from a query string or a path (longer text is cut, never echoed whole).
 MAX_CODE_CHARS = 12
 #: Default longest name a person may type (the table's ``Limits.max_name_chars`` is the rule).
