@@ -204,37 +204,50 @@ def resample_hidden(state, seat: int, rng: random.Random):
         A new state with the same ``view(seat)`` as ``state`` (checked by the tests); ``state``
         itself is left alone.
     """
-    view = state.view(seat)
-    hidden = {k for k, bid in enumerate(view["bids"]) if bid["state"] == "hidden"}
-    if not hidden:
+    positions = hidden_positions(state, seat)
+    if not positions:
         return state.clone()
     history = state.history()
     game = state.get_game()
-    # The bids of this round are the last decisions of the history; find where the first hidden
-    # one was made by replaying (kept for the next call at the same point).
-    key = (game, tuple(history))
-    cached = _PREFIX.get("key")
-    if cached == key:
-        start, prefix = _PREFIX["value"]  # type: ignore[misc]
+    start = positions[0]
+    key = (game, tuple(history[:start]))
+    if _PREFIX.get("key") == key:
+        prefix = _PREFIX["value"]
     else:
-        replay = game.new_initial_state()
-        start = None
-        for i, action in enumerate(history):
-            if (
-                replay.phase() is BusstopPhase.BID
-                and replay.round == state.round
-                and replay.acting_participant() in hidden
-            ):
-                start = i
-                break
-            replay.apply_action(action)
-        assert start is not None
-        prefix = replay
-        _PREFIX["key"], _PREFIX["value"] = key, (start, prefix)
+        prefix = game.new_initial_state()
+        for action in history[:start]:
+            prefix.apply_action(action)
+        _PREFIX["key"], _PREFIX["value"] = key, prefix
+    redraw = set(positions)
     sample = prefix.clone()  # type: ignore[attr-defined]
-    for action in history[start:]:
-        if sample.phase() is BusstopPhase.BID and sample.acting_participant() in hidden:
+    for i, action in enumerate(history[start:], start):
+        if i in redraw:
             legal = sample.legal_actions()
             action = legal[rng.randrange(len(legal))]
         sample.apply_action(action)
     return sample
+
+
+def hidden_positions(state, seat: int) -> list[int]:
+    """The positions in ``state.history()`` of the actions ``seat`` has not seen: the other seats'
+    face-down tiles of this round not revealed yet (BSB-ROUND-BID).
+
+    The tiles of a round are chosen one after another, after the line-up is drawn and around the
+    proxy bus's draw, so they are the last choices of the history, in the order the seats choose.
+    """
+    view = state.view(seat)
+    hidden = {k for k, bid in enumerate(view["bids"]) if bid["state"] == "hidden"}
+    if not hidden:
+        return []
+    history = state.history()
+    bids: list[int] = []
+    i = len(history) - 1
+    while i >= 0:
+        move = M.decode(history[i])
+        if isinstance(move, M.ChooseTile):
+            bids.append(i)
+        elif not isinstance(move, M.ProxyTileDrawn):
+            break
+        i -= 1
+    bids.reverse()
+    return [i for i, k in zip(bids, state.bid_order) if k in hidden]

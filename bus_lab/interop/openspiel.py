@@ -1,0 +1,247 @@
+"""bus_lab's games as OpenSpiel games (``pip install bus_lab[interop]``).
+
+Importing this module registers every bus_lab game with OpenSpiel as ``bus_lab_<name>``::
+
+    import pyspiel
+    import bus_lab.interop.openspiel  # registers the games
+    game = pyspiel.load_game("bus_lab_busstop", {"players": 3})
+
+Parameters are the bus_lab game's, in OpenSpiel's flat form: ``None`` is ``""`` for a sheet (the
+built-in one; any other string is the path of a sheet file) and ``0`` for an integer option
+(``empty_speed=0``: no limit). Actions are the game's dense indices
+(:meth:`~bus_lab.engine.core.Game.action_index`; chance outcomes
+:meth:`~bus_lab.engine.core.Game.chance_index`), returns are the win shares of
+:meth:`~bus_lab.engine.core.Game.utility` (higher is better in every mode). Observation strings and
+tensors come from ``view(seat)``; the information-state string of a seat is its history with the
+actions it has not seen masked (Busstop's face-down tiles).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import bus_lab
+from bus_lab.engine.core import CHANCE, TERMINAL
+from bus_lab.engine.registry import game_class, registered_games
+from bus_lab.interop import flat_spec, from_flat_params
+
+__all__ = ["short_name", "BusLabGame", "BusLabState", "BusLabObserver", "wrap_state", "register"]
+
+PREFIX = "bus_lab_"
+
+
+def short_name(name: str) -> str:
+    """OpenSpiel's name for the bus_lab game ``name`` (``"bus_lab_busstop"``)."""
+    return PREFIX + name
+
+
+def _players_bounds(cls) -> tuple[int, int]:
+    spec = next(p for p in cls.PARAMS if p.name == "players")
+    return spec.bounds if spec.bounds else (min(spec.choices), max(spec.choices))
+
+
+def _has_hidden(name: str) -> bool:
+    """Whether a seat's view ever hides a past action (more than the deck's order)."""
+    cls = game_class(name)
+    module = __import__(cls.ENCODING, fromlist=["_"])
+    return hasattr(module, "hidden_positions")
+
+
+def _game_type(name: str, constant_sum: bool) -> pyspiel.GameType:
+    cls = game_class(name)
+    low, high = _players_bounds(cls)
+    hidden = _has_hidden(name)
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"bus_lab {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            if hidden
+            else pyspiel.GameType.Information.PERFECT_INFORMATION
+        ),
+        utility=(
+            pyspiel.GameType.Utility.CONSTANT_SUM if constant_sum else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=flat_spec(cls.PARAMS),
+    )
+
+
+class BusLabGame(pyspiel.Game):
+    """A bus_lab game as an OpenSpiel game (made by ``pyspiel.load_game("bus_lab_<name>", params)``).
+
+    Attributes:
+        bus_game (bus_lab.Game): the bus_lab game with these parameters.
+    """
+
+    name: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        cls = game_class(self.name)
+        defaults = flat_spec(cls.PARAMS)
+        flat = {**defaults, **(params or {})}
+        self.bus_game = bus_lab.load_game(self.name, **from_flat_params(cls.PARAMS, flat))
+        g = self.bus_game
+        total = g.utility_sum()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=g.num_distinct_actions(),
+            max_chance_outcomes=g.max_chance_outcomes(),
+            num_players=g.num_players,
+            min_utility=g.min_utility(),
+            max_utility=g.max_utility(),
+            utility_sum=total,
+            max_game_length=g.max_game_length(),
+        )
+        super().__init__(_game_type(self.name, total is not None), info, flat)
+
+    def new_initial_state(self) -> BusLabState:
+        """The state before anything has happened."""
+        return BusLabState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> BusLabObserver:
+        """The observer OpenSpiel asks for observation and information-state strings and tensors."""
+        return BusLabObserver(self, iig_obs_type, params)
+
+
+class BusLabState(pyspiel.State):
+    """A bus_lab state seen through OpenSpiel's API (dense actions, win-share returns).
+
+    Attributes:
+        inner (bus_lab.State): the bus_lab state it wraps.
+    """
+
+    def __init__(self, game: BusLabGame, inner=None):
+        super().__init__(game)
+        self._bus_game = game.bus_game
+        self.inner = game.bus_game.new_initial_state() if inner is None else inner
+
+    # -- the protocol ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        player = self.inner.current_player()
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        index = self._bus_game.action_index
+        return [index(a) for a in self.inner.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        index = self._bus_game.chance_index
+        return [(index(a), float(p)) for a, p in self.inner.chance_outcomes()]
+
+    def _bus_action(self, action: int, chance: bool) -> int:
+        g = self._bus_game
+        return g.index_chance(action) if chance else g.index_action(action)
+
+    def _apply_action(self, action: int) -> None:
+        self.inner.apply_action(self._bus_action(int(action), self.inner.is_chance_node()))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        chance = player == pyspiel.PlayerId.CHANCE
+        try:
+            bus_action = self._bus_action(int(action), chance)
+        except (ValueError, IndexError):
+            return f"action {action}"
+        try:
+            return self.inner.action_to_string(bus_action)
+        except Exception:  # a label that only makes sense where the move is legal
+            return str(self.inner.move(bus_action).__class__.__name__) + f" {bus_action}"
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.inner.utility()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler=None) -> BusLabState:
+        """A state ``player_id`` cannot tell from this one (Busstop: the other seats' face-down
+        tiles drawn again; games with nothing hidden: a copy). ``probability_sampler`` (OpenSpiel's
+        uniform sampler) seeds the draw."""
+        module = self._bus_game._encoding()
+        if not hasattr(module, "resample_hidden"):
+            return self.clone()
+        seed = int((probability_sampler() if probability_sampler else random.random()) * 2**31)
+        inner = module.resample_hidden(self.inner, player_id, random.Random(seed))
+        return BusLabState(self.get_game(), inner)
+
+    def hidden_positions(self, player: int) -> list[int]:
+        """Positions of :meth:`history` that ``player`` has not seen."""
+        module = self._bus_game._encoding()
+        if not hasattr(module, "hidden_positions") or player < 0:
+            return []
+        return module.hidden_positions(self.inner, player)
+
+    def __deepcopy__(self, memo) -> BusLabState:
+        return BusLabState(self.get_game(), self.inner.clone())
+
+    def __str__(self) -> str:
+        return str(self.inner)
+
+
+class BusLabObserver:
+    """Observation strings and tensors from ``view(seat)``, OpenSpiel's ``PyObserver`` protocol.
+
+    With ``perfect_recall`` (OpenSpiel's information state) the string is the seat's history, an
+    action it has not seen shown as ``?``; otherwise it is the seat's view as JSON. The tensor is
+    always :meth:`bus_lab.State.observation_tensor`, ``dict`` its fields by name.
+    """
+
+    def __init__(self, game: BusLabGame, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        layout = game.bus_game.observation_layout()
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = {name: self.tensor[a:b] for name, (a, b) in layout.offsets().items()}
+
+    def set_from(self, state: BusLabState, player: int) -> None:
+        self.tensor[:] = state.inner.observation_tensor(player)
+
+    def string_from(self, state: BusLabState, player: int) -> str:
+        if self.perfect_recall:
+            masked = set(state.hidden_positions(player))
+            history = state.history()
+            return f"p{player}:" + " ".join("?" if i in masked else str(a) for i, a in enumerate(history))
+        return json.dumps(state.inner.view(player), sort_keys=True, separators=(",", ":"))
+
+
+def wrap_state(game: BusLabGame, inner) -> BusLabState:
+    """An OpenSpiel state over a bus_lab state of ``game.bus_game`` (e.g. one from a Session)."""
+    if inner.get_game() != game.bus_game:
+        raise ValueError("the state is of another game or other parameters")
+    return BusLabState(game, copy.copy(inner).clone())
+
+
+def register() -> list[str]:
+    """Register every bus_lab game with OpenSpiel (done once on import); returns their names."""
+    names = []
+    for name in registered_games():
+        cls = game_class(name)
+        game_cls = type(f"BusLab_{name}", (BusLabGame,), {"name": name, "__module__": __name__})
+        globals()[game_cls.__name__] = game_cls
+        total = None if name == "ride_the_bus" else 1.0
+        if short_name(name) not in pyspiel.registered_names():
+            pyspiel.register_game(_game_type(name, total is not None), game_cls)
+        names.append(short_name(name))
+        del cls
+    return names
+
+
+GAMES = register()
