@@ -18,7 +18,6 @@ actions it has not seen masked (Busstop's face-down tiles).
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
@@ -117,6 +116,21 @@ class BusLabGame(pyspiel.Game):
         return BusLabObserver(self, iig_obs_type, params)
 
 
+class _Held:
+    """The bus_lab state and game inside an OpenSpiel state. OpenSpiel clones a Python state by
+    deep-copying its attributes; this copies the bus_lab state with its own ``clone()`` and shares
+    the (immutable) game."""
+
+    __slots__ = ("state", "game")
+
+    def __init__(self, state, game):
+        self.state = state
+        self.game = game
+
+    def __deepcopy__(self, memo) -> _Held:
+        return _Held(self.state.clone(), self.game)
+
+
 class BusLabState(pyspiel.State):
     """A bus_lab state seen through OpenSpiel's API (dense actions, win-share returns).
 
@@ -126,8 +140,16 @@ class BusLabState(pyspiel.State):
 
     def __init__(self, game: BusLabGame, inner=None):
         super().__init__(game)
-        self._bus_game = game.bus_game
-        self.inner = game.bus_game.new_initial_state() if inner is None else inner
+        self._held = _Held(game.bus_game.new_initial_state() if inner is None else inner, game.bus_game)
+
+    @property
+    def inner(self):
+        """The bus_lab state."""
+        return self._held.state
+
+    @property
+    def _bus_game(self):
+        return self._held.game
 
     # -- the protocol ----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -179,7 +201,7 @@ class BusLabState(pyspiel.State):
             return self.clone()
         seed = int((probability_sampler() if probability_sampler else random.random()) * 2**31)
         inner = module.resample_hidden(self.inner, player_id, random.Random(seed))
-        return BusLabState(self.get_game(), inner)
+        return wrap_state(self.get_game(), inner)
 
     def hidden_positions(self, player: int) -> list[int]:
         """Positions of :meth:`history` that ``player`` has not seen."""
@@ -187,9 +209,6 @@ class BusLabState(pyspiel.State):
         if not hasattr(module, "hidden_positions") or player < 0:
             return []
         return module.hidden_positions(self.inner, player)
-
-    def __deepcopy__(self, memo) -> BusLabState:
-        return BusLabState(self.get_game(), self.inner.clone())
 
     def __str__(self) -> str:
         return str(self.inner)
@@ -223,10 +242,15 @@ class BusLabObserver:
 
 
 def wrap_state(game: BusLabGame, inner) -> BusLabState:
-    """An OpenSpiel state over a bus_lab state of ``game.bus_game`` (e.g. one from a Session)."""
+    """An OpenSpiel state of ``game`` that has played the history of the bus_lab state ``inner``
+    (e.g. one from a Session), with OpenSpiel's own history in dense actions."""
     if inner.get_game() != game.bus_game:
         raise ValueError("the state is of another game or other parameters")
-    return BusLabState(game, copy.copy(inner).clone())
+    g = game.bus_game
+    state = game.new_initial_state()
+    for action in inner.history():
+        state.apply_action(g.chance_index(action) if state.is_chance_node() else g.action_index(action))
+    return state
 
 
 def register() -> list[str]:
