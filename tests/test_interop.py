@@ -130,3 +130,23 @@ def test_readme_openspiel_and_pettingzoo_examples_run():
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+@pytest.mark.parametrize(("name", "opponent"), [("bus_and_stop", "greedy"), ("busstop", "bidder")])
+def test_tournament_is_seeded_and_uses_information_set_search_where_tiles_are_hidden(name, opponent):
+    from bus_lab.interop.tournament import searcher, tournament, win_rates
+
+    first = tournament(name, opponent, games=2, simulations=3, seed=5, players=2)
+    again = tournament(name, opponent, games=2, simulations=3, seed=5, players=2)
+    assert first == again
+    assert [m.search_seat for m in first] == [0, 1]
+    for match in first:
+        replay = bus_lab.load_game(name, players=2).new_initial_state()
+        for action in match.history:
+            replay.apply_action(action)
+        assert replay.is_terminal() and replay.utility() == match.shares
+    search, other = win_rates(first)
+    assert search + other == pytest.approx(sum(sum(m.shares) for m in first) / len(first))
+    bot = searcher(_openspiel_game(name, {"players": 2}), simulations=3, seed=0)
+    kind = "ISMCTSBot" if name == "busstop" else "MCTSBot"
+    assert type(bot).__name__ == kind

@@ -194,14 +194,33 @@ class BusLabState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None) -> BusLabState:
         """A state ``player_id`` cannot tell from this one (Busstop: the other seats' face-down
-        tiles drawn again; games with nothing hidden: a copy). ``probability_sampler`` (OpenSpiel's
-        uniform sampler) seeds the draw."""
-        module = self._bus_game._encoding()
-        if not hasattr(module, "resample_hidden"):
+        tiles drawn again; games with nothing hidden: a copy). ``probability_sampler`` (a callable
+        giving numbers in [0, 1), such as OpenSpiel's ``UniformProbabilitySampler``) seeds the draw."""
+        positions = self.hidden_positions(player_id)
+        if not positions:
             return self.clone()
+        module = self._bus_game._encoding()
         seed = int((probability_sampler() if probability_sampler else random.random()) * 2**31)
         inner = module.resample_hidden(self.inner, player_id, random.Random(seed))
-        return wrap_state(self.get_game(), inner)
+        # the actions before the first hidden one are the same: start from that point (kept for
+        # the next call) and play the rest, so OpenSpiel's history is the sample's
+        start = positions[0]
+        game = self.get_game()
+        key = tuple(inner.history()[:start])
+        cached = getattr(game, "_resample_prefix", None)
+        if cached is None or cached[0] != key:
+            prefix = game.new_initial_state()
+            g = self._bus_game
+            for action in key:
+                prefix.apply_action(
+                    g.chance_index(action) if prefix.is_chance_node() else g.action_index(action)
+                )
+            cached = game._resample_prefix = (key, prefix)
+        sample = cached[1].clone()
+        g = self._bus_game
+        for action in inner.history()[start:]:
+            sample.apply_action(g.chance_index(action) if sample.is_chance_node() else g.action_index(action))
+        return sample
 
     def hidden_positions(self, player: int) -> list[int]:
         """Positions of :meth:`history` that ``player`` has not seen."""
