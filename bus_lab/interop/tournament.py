@@ -31,12 +31,14 @@ __all__ = ["EngineRolloutEvaluator", "searcher", "Match", "play_match", "tournam
 
 
 class EngineRolloutEvaluator(mcts.Evaluator):
-    """OpenSpiel's random-rollout evaluator, playing the rollouts in bus_lab's engine: uniform
-    random moves, draws with their exact chances; the value is each seat's share of the win."""
+    """OpenSpiel's random-rollout evaluator, playing the rollouts in bus_lab's engine: draws with
+    their exact chances, moves uniformly at random (or by one of the game's bots, ``policy``); the
+    value is each seat's share of the win."""
 
-    def __init__(self, n_rollouts: int = 1, seed: int = 0):
+    def __init__(self, n_rollouts: int = 1, seed: int = 0, policy: Callable | None = None):
         self.n_rollouts = n_rollouts
         self._rng = random.Random(seed)
+        self._policy = policy
 
     def evaluate(self, state: BusLabState) -> np.ndarray:
         total = None
@@ -45,6 +47,8 @@ class EngineRolloutEvaluator(mcts.Evaluator):
             while not inner.is_terminal():
                 if inner.is_chance_node():
                     inner.apply_action(sample_chance(inner, self._rng))
+                elif self._policy is not None:
+                    inner.apply_action(self._policy(inner, self._rng))
                 else:
                     legal = inner.legal_actions()
                     inner.apply_action(legal[self._rng.randrange(len(legal))])
@@ -59,10 +63,14 @@ class EngineRolloutEvaluator(mcts.Evaluator):
         return [(action, 1.0 / len(legal)) for action in legal]
 
 
-def searcher(game: pyspiel.Game, simulations: int, seed: int, uct_c: float = 2.0) -> pyspiel.Bot:
+def searcher(
+    game: pyspiel.Game, simulations: int, seed: int, uct_c: float = 2.0, rollout: str = "random"
+) -> pyspiel.Bot:
     """OpenSpiel's tree search for ``game``: ``MCTSBot`` when every seat sees the whole past,
-    ``ISMCTSBot`` (drawing again what the seat has not seen) when it does not."""
-    evaluator = EngineRolloutEvaluator(seed=seed)
+    ``ISMCTSBot`` (drawing again what the seat has not seen) when it does not. Its play-outs move at
+    random, or by the game's bot named ``rollout``."""
+    policy = None if rollout == "random" else game.bus_game.policies()[rollout]
+    evaluator = EngineRolloutEvaluator(seed=seed, policy=policy)
     random_state = np.random.RandomState(seed)
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return mcts.MCTSBot(game, uct_c, simulations, evaluator, solve=False, random_state=random_state)
@@ -101,13 +109,19 @@ class Match:
 
 
 def play_match(
-    game: pyspiel.Game, search_seat: int, opponent: str, simulations: int, seed: int, index: int = 0
+    game: pyspiel.Game,
+    search_seat: int,
+    opponent: str,
+    simulations: int,
+    seed: int,
+    index: int = 0,
+    rollout: str = "random",
 ) -> Match:
     """One seeded game: the tree search in ``search_seat``, bus_lab's bot ``opponent`` elsewhere."""
     bus_game = game.bus_game
     policy: Callable[[Any, random.Random], int] = bus_game.policies()[opponent]
     rng = random.Random(seed)
-    bot = searcher(game, simulations, seed)
+    bot = searcher(game, simulations, seed, rollout=rollout)
     state = game.new_initial_state()
     while not state.is_terminal():
         inner = state.inner
@@ -133,6 +147,7 @@ def tournament(
     simulations: int,
     seed: int = 0,
     progress: bool = False,
+    rollout: str = "random",
     **params: Any,
 ) -> list[Match]:
     """``games`` seeded games of ``name`` (with ``params``): tree search in one seat, taking every
@@ -143,6 +158,7 @@ def tournament(
         games (int): games to play. simulations (int): simulations per decision of the search.
         seed (int): game ``i`` is seeded with ``seed + i``.
         progress (bool): show a progress bar (tqdm).
+        rollout (str): how the search's play-outs move: ``"random"`` or one of the game's bots.
     """
     game = pyspiel.load_game(short_name(name), flat_params(bus_lab.load_game(name).PARAMS, params))
     n = game.num_players()
@@ -151,7 +167,9 @@ def tournament(
         from tqdm.auto import tqdm
 
         indices = tqdm(indices, desc=f"{name}: search vs {opponent}", leave=False)
-    return [play_match(game, i % n, opponent, simulations, seed + i, index=i) for i in indices]
+    return [
+        play_match(game, i % n, opponent, simulations, seed + i, index=i, rollout=rollout) for i in indices
+    ]
 
 
 def win_rates(matches: list[Match]) -> tuple[float, float]:
