@@ -183,8 +183,8 @@ class BusLabState(pyspiel.State):
             return f"action {action}"
         try:
             return self.inner.action_to_string(bus_action)
-        except Exception:  # a label that only makes sense where the move is legal
-            return str(self.inner.move(bus_action).__class__.__name__) + f" {bus_action}"
+        except Exception:  # a label that only makes sense where the move is legal (e.g. whose tile)
+            return f"action {bus_action}"
 
     def is_terminal(self) -> bool:
         return self.inner.is_terminal()
@@ -276,14 +276,13 @@ def register() -> list[str]:
     """Register every bus_lab game with OpenSpiel (done once on import); returns their names."""
     names = []
     for name in registered_games():
-        cls = game_class(name)
         game_cls = type(f"BusLab_{name}", (BusLabGame,), {"name": name, "__module__": __name__})
-        globals()[game_cls.__name__] = game_cls
-        total = None if name == "ride_the_bus" else 1.0
+        globals()[game_cls.__name__] = game_cls  # picklable by its module and name
+        # the registered type; each game's own type says whether its win shares add up to 1
+        constant_sum = name != "ride_the_bus"  # a lone gauntlet rider may win nothing
         if short_name(name) not in pyspiel.registered_names():
-            pyspiel.register_game(_game_type(name, total is not None), game_cls)
+            pyspiel.register_game(_game_type(name, constant_sum), game_cls)
         names.append(short_name(name))
-        del cls
     return names
 
 
