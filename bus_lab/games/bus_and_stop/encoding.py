@@ -44,12 +44,12 @@ def chance_actions(game) -> list[int]:
 def max_game_length(game) -> int:
     """A bound on the actions (decisions and draws) of a whole game, from the rules.
 
-    With ``D`` passenger cards, ``S`` destination cards, ``n`` seats and ``R`` the setup redeals
-    allowed (BAS-SETUP-SAMECOLOUR):
+    With ``D`` passenger cards, ``S`` destination cards, ``n`` seats and ``R`` the most times the
+    stop is dealt again at setup (BAS-SETUP-SAMECOLOUR):
 
-    * Draws: each takes a card from the deck; cards go back only when the stop is redealt, at
-      setup (at most ``R + 1`` times, five cards each) or once per pick-up (BAS-REFILL-SAMECOLOUR,
-      five cards): at most ``D + 5 (R + 1) + 5 P`` draws for ``P`` pick-ups.
+    * Draws: each takes a card from the deck; cards go back only when the stop is dealt again, at
+      setup (at most ``R`` times, five cards each) or at most once per pick-up
+      (BAS-REFILL-SAMECOLOUR, five cards): at most ``D + 5 R + 5 P`` draws for ``P`` pick-ups.
     * Pick-ups (BAS-PICK-ALL): each takes at least one card off the stop for good: ``P <= D``.
     * Drop-offs (BAS-DROP-TOP): each claims a destination card, at most ``S``; each is followed by
       at most one skedaddle answer from each other seat (BAS-SKEDADDLE): ``n S`` actions.
@@ -58,12 +58,12 @@ def max_game_length(game) -> int:
       discarding" follows at least one discard: at most ``D``.
     * Passes: only in the final round, one per seat (BAS-END-FINAL): ``n``.
 
-    In all: ``9 D + 5 (R + 1) + n S + n``.
+    In all: ``9 D + 5 R + n S + n``.
     """
     sheet = game.sheet
     n = game.num_players
     d = sheet.deck_size()
-    return 9 * d + STOP_SIZE * (MAX_SETUP_RESHUFFLES + 1) + n * sheet.destination_count() + n
+    return 9 * d + STOP_SIZE * MAX_SETUP_RESHUFFLES + n * sheet.destination_count() + n
 
 
 def layout(game) -> Layout:
