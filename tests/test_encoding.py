@@ -63,6 +63,17 @@ def test_dense_index_is_a_bijection_on_every_action_seen_and_the_bound_holds(nam
         game.chance_index(-7)
 
 
+@pytest.mark.parametrize("name", bus_lab.registered_games())
+def test_games_of_every_bot_stay_within_the_bound(name):
+    game = bus_lab.load_game(name)
+    for policy in game.policies():
+        for seed in range(2):
+            session = bus_lab.Session(game, seed=seed, bots=policy)
+            session.run_to_end()
+            assert session.state.is_terminal()
+            assert len(session.state.history()) <= game.max_game_length()
+
+
 @pytest.mark.parametrize(("name", "params"), CONFIGS, ids=CONFIG_IDS)
 def test_observation_is_fixed_length_made_from_the_view_and_utility_is_bounded(name, params):
     game = bus_lab.load_game(name, **params)
