@@ -7,6 +7,7 @@ when the optional libraries (``pip install bus_lab[interop]``) are missing.
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 
@@ -150,3 +151,40 @@ def test_tournament_is_seeded_and_uses_information_set_search_where_tiles_are_hi
     bot = searcher(_openspiel_game(name, {"players": 2}), simulations=3, seed=0)
     kind = "ISMCTSBot" if name == "busstop" else "MCTSBot"
     assert type(bot).__name__ == kind
+
+
+def _busstop_openspiel_state(game, labels):
+    state = game.new_initial_state()
+    g = game.bus_game
+    for label in labels:
+        action = state.inner.string_to_action(label)
+        state.apply_action(g.chance_index(action) if state.is_chance_node() else g.action_index(action))
+    return state
+
+
+def test_a_public_observer_sees_no_face_down_tile_and_the_spectator_sees_all():
+    """BSB-ROUND-BID: OpenSpiel's observation types: without private information no tile chosen face
+    down shows, not even the observer's own; with every player's, all of them do."""
+    from open_spiel.python.observation import make_observation
+
+    def observer(private, perfect_recall=False):
+        kind = pyspiel.IIGObservationType(
+            perfect_recall=perfect_recall, public_info=True, private_info=private
+        )
+        return make_observation(game, kind)
+
+    game = pyspiel.load_game("bus_lab_busstop", {"players": 3})
+    four = _busstop_openspiel_state(game, ("Gi", "Ba", "Ch", "tile 7", "tile 4"))
+    nine = _busstop_openspiel_state(game, ("Gi", "Ba", "Ch", "tile 7", "tile 9"))
+    public = observer(pyspiel.PrivateInfoType.NONE)
+    assert json.loads(public.string_from(four, 1))["bids"][1] == {"state": "hidden", "tile": None}
+    public.set_from(four, 1)
+    seen = public.tensor.copy()
+    public.set_from(nine, 1)
+    np.testing.assert_array_equal(public.tensor, seen)
+    everything = observer(pyspiel.PrivateInfoType.ALL_PLAYERS)
+    assert json.loads(everything.string_from(four, 0))["bids"][1] == {"state": "shown", "tile": 4}
+    own = observer(pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    own.set_from(four, 1)
+    np.testing.assert_array_equal(own.tensor, four.inner.observation_tensor(1))
+    assert observer(pyspiel.PrivateInfoType.NONE, perfect_recall=True).string_from(four, 1).endswith("?")

@@ -234,30 +234,52 @@ class BusLabState(pyspiel.State):
 
 
 class BusLabObserver:
-    """Observation strings and tensors from ``view(seat)``, OpenSpiel's ``PyObserver`` protocol.
+    """Observation strings and tensors from a view of the table, OpenSpiel's ``PyObserver`` protocol.
 
-    With ``perfect_recall`` (OpenSpiel's information state) the string is the seat's history, an
-    action it has not seen shown as ``?``; otherwise it is the seat's view as JSON. The tensor is
-    always :meth:`bus_lab.State.observation_tensor`, ``dict`` its fields by name.
+    ``private_info``: ``SINGLE_PLAYER`` (the default) shows ``view(player)``; ``ALL_PLAYERS`` the
+    spectator's ``view(None)``; ``NONE`` only what every seat sees (Busstop: no face-down tile).
+    With ``perfect_recall`` (OpenSpiel's information state) the string is the history with every
+    action this observer has not seen shown as ``?``; otherwise it is the view as JSON. The tensor is
+    the view's observation vector (:meth:`bus_lab.State.observation_tensor`), ``dict`` its fields.
     """
 
     def __init__(self, game: BusLabGame, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.private = (
+            pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
+        )
+        self._game = game.bus_game
+        self._encoding = game.bus_game._encoding()
         layout = game.bus_game.observation_layout()
         self.tensor = np.zeros(layout.size, np.float32)
         self.dict = {name: self.tensor[a:b] for name, (a, b) in layout.offsets().items()}
 
+    def _view(self, state: BusLabState, player: int) -> dict:
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            return state.inner.view(None)
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            public = getattr(self._encoding, "public_view", None)
+            return public(state.inner) if public else state.inner.view(None)
+        return state.inner.view(player)
+
+    def _masked(self, state: BusLabState, player: int) -> set[int]:
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            return set()
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            return {i for seat in range(self._game.num_players) for i in state.hidden_positions(seat)}
+        return set(state.hidden_positions(player))
+
     def set_from(self, state: BusLabState, player: int) -> None:
-        self.tensor[:] = state.inner.observation_tensor(player)
+        self.tensor[:] = self._encoding.encode(self._view(state, player), self._game)
 
     def string_from(self, state: BusLabState, player: int) -> str:
         if self.perfect_recall:
-            masked = set(state.hidden_positions(player))
+            masked = self._masked(state, player)
             history = state.history()
             return f"p{player}:" + " ".join("?" if i in masked else str(a) for i, a in enumerate(history))
-        return json.dumps(state.inner.view(player), sort_keys=True, separators=(",", ":"))
+        return json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))
 
 
 def wrap_state(game: BusLabGame, inner) -> BusLabState:
