@@ -650,6 +650,16 @@ class State:
         """:meth:`Game.utility` of this state: each seat's share of the win (higher is better)."""
         return self._game.utility(self)
 
+    def public_view(self) -> dict[str, Any]:
+        """The table as everyone may see it (a projector, the class): like :meth:`view` but
+        without anything any single seat's view hides (a hand, a face-down tile, the deck's
+        order). Each game overrides it; ``view(None)`` is NOT public (it shows every card).
+
+        Raises:
+            NotImplementedError: the game has no public view.
+        """
+        raise NotImplementedError(f"{self._game.name} has no public view")
+
     def clone(self) -> State:
         """An independent copy (applying actions to it leaves this state alone)."""
         raise NotImplementedError

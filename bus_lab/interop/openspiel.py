@@ -260,8 +260,7 @@ class BusLabObserver:
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             return state.inner.view(None)
         if self.private == pyspiel.PrivateInfoType.NONE:
-            public = getattr(self._encoding, "public_view", None)
-            return public(state.inner) if public else state.inner.view(None)
+            return state.inner.public_view()
         return state.inner.view(player)
 
     def _masked(self, state: BusLabState, player: int) -> set[int]:

@@ -251,10 +251,3 @@ def hidden_positions(state, seat: int) -> list[int]:
         i -= 1
     bids.reverse()
     return [i for i, k in zip(bids, state.bid_order) if k in hidden]
-
-
-def public_view(state) -> dict:
-    """What every seat sees (no seat's face-down tile): the table's public view."""
-    from bus_lab.games.busstop.views import PUBLIC, build_view
-
-    return dict(build_view(state, PUBLIC))
