@@ -86,7 +86,7 @@ def layout(game) -> Layout:
         .add("question", 4, "1 at the Part 1 question being asked (1-4), all 0 outside Part 1")
         .add("pending_guess", len(M.ANSWERS), "1 at the guess waiting for its card: " + ", ".join(M.ANSWERS))
         .add("gives", n, "points each seat still has to hand out (RTB-Q-RIGHT, RTB-P-GIVE, RTB-GT-GIVE)")
-        .add("board", DECK, "1 for each card face up on the pyramid or the Give & Take spots")
+        .add("board", DECK, "for each card, how often it lies face up on the pyramid or a Give & Take spot")
         .add("board_position", GIVE_TAKE_SPOTS + PYRAMID_CARDS, "1 at the pyramid card or spot in play")
         .add("rider", n, "1 at the seat on the bus (or riding the gauntlet)")
         .add("card_to_beat", DECK, "1 at the bus card to beat (higher/lower bus and gauntlet)")
