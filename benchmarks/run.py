@@ -5,7 +5,8 @@ Run with ``python3 tasks.py bench`` (or ``.venv/bin/python benchmarks/run.py``).
 the median of ``--repeat`` runs; where two figures compute the same thing two ways (engine vs
 vectorised path, exact vs simulated, one core vs a process pool) the ratio from the same run is
 printed. The ``board`` section (benchmarks/board.py) starts JupyterLab and plays the board in
-headless Chromium (``--skip-board`` leaves it out). The ``notebooks`` section runs each lesson in a
+headless Chromium (``--skip-board`` leaves it out). The ``interop`` section (benchmarks/interop.py)
+plays random games through OpenSpiel and PettingZoo against the bare engine. The ``notebooks`` section runs each lesson in a
 fresh kernel and reads the kernel's peak memory from inside it (``--notebook PART`` picks lessons).
 The table ends with the speed targets (on a 2-core machine) and whether each was met on this one. Nothing here asserts: the figures are for
 reading and for the notes of a change.
@@ -42,6 +43,7 @@ SECTIONS = (
     "parallel",
     "notebooks",
     "board",
+    "interop",
 )
 
 
@@ -525,6 +527,17 @@ def bench_board(table: Table, quick: bool) -> None:
         table.expect(f"board {game}: click → repaint, 95th percentile", p95, "ms", below=board.AIM_P95_MS)
 
 
+def bench_interop(table: Table, quick: bool) -> None:
+    """The OpenSpiel and PettingZoo adapters (benchmarks/interop.py): random games per second through
+    each, against the bare engine; skipped with a line when the libraries are missing."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import interop
+
+    for name, engine, spiel, zoo in interop.print_table(games=10 if quick else 30):
+        table.rows.append((f"{name}: pyspiel / bare engine", f"{spiel / engine:.2f}", ""))
+        table.rows.append((f"{name}: PettingZoo / bare engine", f"{zoo / engine:.2f}", ""))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
@@ -577,6 +590,8 @@ def main() -> int:
         bench_notebooks(table, args.notebook)
     if "board" in wanted:
         bench_board(table, args.quick)
+    if "interop" in wanted:
+        bench_interop(table, args.quick)
     table.summary()
     return 0
 

@@ -201,6 +201,116 @@ class Game:
 
         return {"random": random_policy}
 
+    # -- what search and learning libraries need (OpenSpiel, PettingZoo) -------------------
+    #: Module path of the game's ``encoding`` module: its dense action index, length bound and
+    #: observation layout (imported on first use, so the engine stays free of numpy).
+    ENCODING: str | None = None
+
+    def _encoding(self) -> Any:
+        if self.ENCODING is None:
+            raise NotImplementedError(f"{self.name} publishes no encoding")
+        return importlib.import_module(self.ENCODING)
+
+    def _action_tables(self) -> tuple[tuple[int, ...], dict[int, int], tuple[int, ...], dict[int, int]]:
+        tables = self.__dict__.get("_tables")
+        if tables is None:
+            encoding = self._encoding()
+            decisions = tuple(encoding.decision_actions(self))
+            chances = tuple(encoding.chance_actions(self))
+            tables = (
+                decisions,
+                {a: i for i, a in enumerate(decisions)},
+                chances,
+                {a: i for i, a in enumerate(chances)},
+            )
+            self.__dict__["_tables"] = tables
+        return tables
+
+    def decision_actions(self) -> tuple[int, ...]:
+        """Every action a seat can ever take in this game (with these parameters), sorted: entry
+        ``i`` is the action of dense index ``i`` (:meth:`action_index`)."""
+        return self._action_tables()[0]
+
+    def chance_actions(self) -> tuple[int, ...]:
+        """Every outcome a chance node can ever have in this game, sorted: entry ``i`` is the
+        outcome of dense chance index ``i`` (:meth:`chance_index`)."""
+        return self._action_tables()[2]
+
+    def num_distinct_actions(self) -> int:
+        """How many different decision actions the game has: dense indices run ``0`` to this − 1."""
+        return len(self._action_tables()[0])
+
+    def max_chance_outcomes(self) -> int:
+        """How many different chance outcomes the game has: dense chance indices run ``0`` to this − 1."""
+        return len(self._action_tables()[2])
+
+    def action_index(self, action: int) -> int:
+        """The dense index (``0`` … :meth:`num_distinct_actions` − 1) of a decision action.
+
+        Raises:
+            ValueError: ``action`` is no decision action of this game.
+        """
+        index = self._action_tables()[1].get(action)
+        if index is None:
+            raise ValueError(f"{action!r} is not a decision action of {self!r}")
+        return index
+
+    def index_action(self, index: int) -> int:
+        """The decision action of dense index ``index`` (the inverse of :meth:`action_index`)."""
+        return self._action_tables()[0][index]
+
+    def chance_index(self, action: int) -> int:
+        """The dense index (``0`` … :meth:`max_chance_outcomes` − 1) of a chance outcome.
+
+        Raises:
+            ValueError: ``action`` is no chance outcome of this game.
+        """
+        index = self._action_tables()[3].get(action)
+        if index is None:
+            raise ValueError(f"{action!r} is not a chance outcome of {self!r}")
+        return index
+
+    def index_chance(self, index: int) -> int:
+        """The chance outcome of dense chance index ``index`` (the inverse of :meth:`chance_index`)."""
+        return self._action_tables()[2][index]
+
+    def max_game_length(self) -> int:
+        """An upper bound on ``len(state.history())`` at the end of any game (chance outcomes
+        included), derived from the rules in the game's ``encoding`` module."""
+        return int(self._encoding().max_game_length(self))
+
+    def min_utility(self) -> float:
+        """The lowest value :meth:`utility` gives a seat."""
+        return 0.0
+
+    def max_utility(self) -> float:
+        """The highest value :meth:`utility` gives a seat."""
+        return 1.0
+
+    def utility_sum(self) -> float | None:
+        """What :meth:`utility` adds up to at every end of game, or ``None`` when that varies."""
+        return 1.0
+
+    def utility(self, state: State) -> list[float]:
+        """Every seat's share of the win, higher is better in every mode: ``1/k`` to each of the
+        ``k`` winners (:meth:`State.winners`, which knows whether the lowest total, the highest
+        or a streak wins), ``0`` to the others; all ``0`` before the end."""
+        winners = state.winners() if state.is_terminal() else []
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if seat in winners else 0.0 for seat in range(self.num_players)]
+
+    def observation_layout(self) -> Any:
+        """The fields of :meth:`State.observation_tensor` (a :class:`bus_lab.games.tensors.Layout`;
+        ``print(game.observation_layout().describe())`` shows the table)."""
+        layout = self.__dict__.get("_layout")
+        if layout is None:
+            layout = self.__dict__["_layout"] = self._encoding().layout(self)
+        return layout
+
+    def observation_size(self) -> int:
+        """The length of every :meth:`State.observation_tensor` of this game."""
+        return int(self.observation_layout().size)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.name, self.params) == (other.name, other.params)
 
@@ -525,6 +635,20 @@ class State:
         """What ``seat`` may see, as a JSON-safe dict (``None``: everything, for a spectator
         with all cards shown). The only way hidden information reaches a renderer or widget."""
         raise NotImplementedError
+
+    def observation_tensor(self, seat: int | None = None) -> Any:
+        """What ``seat`` sees, as a fixed-length ``numpy.float32`` vector made from
+        :meth:`view` ``(seat)`` only (fields: :meth:`Game.observation_layout`).
+
+        Raises:
+            InputTypeError: ``seat`` is not an integer. ParameterError: no such seat.
+        """
+        seat = self._check_seat(seat)
+        return self._game._encoding().encode(self.view(seat), self._game)
+
+    def utility(self) -> list[float]:
+        """:meth:`Game.utility` of this state: each seat's share of the win (higher is better)."""
+        return self._game.utility(self)
 
     def public_view(self) -> dict[str, Any]:
         """The table as everyone may see it (a projector, the class): like :meth:`view` but

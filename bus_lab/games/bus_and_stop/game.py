@@ -44,6 +44,7 @@ class BusAndStopGame(SheetParameter, Game):
     name = "bus_and_stop"
     title = "Bus & Stop"
     lower_score_wins = False  # BAS-WIN
+    ENCODING = "bus_lab.games.bus_and_stop.encoding"
     PARAMS = (
         Param("players", 4, "number of players (2-4)", bounds=(2, 4)),
         Param(

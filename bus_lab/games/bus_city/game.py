@@ -44,6 +44,7 @@ class BusCityGame(SheetParameter, Game):
     name = "bus_city"
     title = "BUS (the city grid)"
     lower_score_wins = False  # BUS-WIN
+    ENCODING = "bus_lab.games.bus_city.encoding"
     PARAMS = (
         Param("players", 2, "number of players (2-3)", bounds=(2, 3)),
         Param(

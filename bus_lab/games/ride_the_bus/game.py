@@ -34,6 +34,7 @@ class RideTheBusGame(Game):
     name = "ride_the_bus"
     title = "Ride the Bus"
     lower_score_wins = True  # RTB-SCORE-LOW
+    ENCODING = "bus_lab.games.ride_the_bus.encoding"
     PARAMS = (
         Param("players", 4, "number of players (2-8; solo gauntlet 1-8)", bounds=(1, 8)),
         Param("board", "pyramid", "Part 2 board", choices=("pyramid", "give_and_take")),
@@ -114,6 +115,13 @@ class RideTheBusGame(Game):
                 first_at[action] = position
             actions.append(action)
         return actions
+
+    def utility_sum(self) -> float | None:
+        """1 (the win is shared among the winners), except for a lone gauntlet rider, who wins
+        (1) or not (0) (RTB-SG-WIN)."""
+        if self.params["mode"] == "gauntlet" and self.num_players == 1:
+            return None
+        return 1.0
 
     @property
     def state_class(self):  # type: ignore[override]
