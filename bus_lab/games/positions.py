@@ -72,4 +72,4 @@ def _subschema(schema: Mapping[str, Any], path: tuple[str | int, ...]) -> Mappin
             node = node.get("properties", {}).get(part) if isinstance(node, Mapping) else None
         if node is None:
             return None
-    return node  # type: ignore[no-any-return]
+    return node

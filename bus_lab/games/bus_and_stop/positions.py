@@ -20,7 +20,7 @@ The shape is :class:`Position` (JSON-safe; passengers by their two-letter codes 
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast
 
 from bus_lab.games.bus_and_stop.components import BUS_SEATS, END_DESTINATIONS_LEFT, STOP_SIZE, Sheet
 from bus_lab.games.bus_and_stop.phases import BusAndStopPhase, Stage
@@ -142,7 +142,8 @@ class Position(_PositionRequired, total=False):
 
 @functools.lru_cache(maxsize=32)
 def _format(game: BusAndStopGame) -> PositionFormat:
-    sheet, players = game.sheet, game.num_players
+    sheet: Any = game.sheet  # its lookup tables by kind are set when it is built
+    players = game.num_players
     codes = {"enum": list(sheet.codes), "x-expected": "a passenger code such as " + repr(sheet.codes[0])}
     cards = {"type": "array", "items": codes}
     seat_no = {"type": "integer", "minimum": 0, "maximum": players - 1}
@@ -229,8 +230,8 @@ def position_of(state: BusAndStopState) -> Position:
             "a Bus & Stop position is taken at a decision that starts a turn (phase 'turn' or "
             f"'unhappy'), not in the middle of a drop-off or at a card being dealt: {where}"
         )
-    sheet = state.sheet
-    codes = sheet.codes
+    sheet: Any = state.sheet
+    codes: tuple[str, ...] = sheet.codes
 
     def cards(kinds: list[int]) -> list[str]:
         return [codes[k] for k in sorted(kinds)]
@@ -275,12 +276,12 @@ def state_from_position(game: BusAndStopGame, position: Any) -> BusAndStopState:
     Raises:
         PositionError: the first problem found, naming the field and what it should be.
     """
-    sheet = game.sheet
+    sheet: Any = game.sheet
     n = game.num_players
     fmt = _format(game)
     pos = fmt.check(position)
     kind = {code: k for k, code in enumerate(sheet.codes)}
-    state = game.new_initial_state()
+    state = cast("BusAndStopState", game.new_initial_state())
     state._events = []  # the story before a position is not part of it
 
     def kinds(cards: list[str]) -> list[int]:
@@ -322,8 +323,8 @@ def state_from_position(game: BusAndStopGame, position: Any) -> BusAndStopState:
         if count > sheet.deck[k]:
             raise fmt.error(
                 (),
-                f"{count} {sheet.code(k)} cards ({sheet.name(k)}) are on the table, but the deck has "
-                f"{sheet.deck[k]}",
+                f"{count} {sheet.code(k)} cards ({sheet.name(k)}) are on the table, but the game has only "
+                f"{sheet.deck[k]} (a card twice?)",
             )
     deck = [sheet.deck[k] - seen[k] for k in range(sheet.num_kinds)]
     if "deck" in pos:
@@ -465,3 +466,49 @@ def state_from_position(game: BusAndStopGame, position: Any) -> BusAndStopState:
             )
         state.node = BusAndStopPhase.TURN
     return state
+
+
+def _seat(**cards: Any) -> SeatPosition:
+    seat: dict[str, Any] = {
+        k: [] for k in ("bus", "seniors", "seniors_lost", "skedaddled", "unhappy", "dropped", "claimed")
+    }
+    seat.update(cards)
+    return seat  # type: ignore[return-value]
+
+
+#: An example (the README's): seat 0's drop-off at the last school card leaves seat 1 (a full bus of 3 businessmen, 2 mothers,
+#: a tennis player and 4 students, with the tennis court, multicoloured and school stacks empty)
+#: with no move: unhappy (BAS-UNHAPPY). Played from the start, this takes some 20 scripted cards.
+EXAMPLE: Position = {
+    "stage": "play",
+    "phase": "turn",
+    "seat": 0,
+    "turns": 21,
+    "stop": ["GB", "GT", "GM", "BB", "BT"],
+    "stacks": {"office": 4, "park": 4, "school": 1, "tennis court": 0, "multicoloured": 0},
+    "seats": [
+        _seat(
+            bus=["YS", "GS"],
+            dropped=["YT", "GT", "BT", "PT", "YB", "GB", "PS", "RS"],
+            claimed=[
+                {"stack": "tennis court", "card": 0, "count": 2},
+                {"stack": "multicoloured", "card": 0, "count": 2},
+                {"stack": "tennis court", "card": 1, "count": 2},
+                {"stack": "school", "card": 0, "count": 2},
+            ],
+        ),
+        _seat(
+            bus=["YB", "BB", "PB", "YM", "PM", "RT", "YS", "BS", "RS", "GS"],
+            dropped=["RT", "YT", "GT", "BT", "PB", "RB", "YS", "GS", "BS", "PS"],
+            claimed=[
+                {"stack": "tennis court", "card": 2, "count": 2},
+                {"stack": "tennis court", "card": 3, "count": 2},
+                {"stack": "multicoloured", "card": 1, "count": 2},
+                {"stack": "school", "card": 1, "count": 2},
+                {"stack": "school", "card": 2, "count": 2},
+            ],
+        ),
+    ],
+    "unhappy_discards": 0,
+    "trigger": None,
+}  # fmt: skip

@@ -1,0 +1,282 @@
+"""Positions a teacher sets up: ``game.state_from_position`` and ``state.position()``.
+
+For every game with positions and every option set of the invariant suite: at every state of two
+seeded random games where a position can be taken (a bounded number), the position survives JSON,
+sets up a state whose position is the same, and that state plays on exactly like the original
+(legal actions and labels, chance outcomes and probabilities, every seat's view, returns), also
+after the same next actions. Elsewhere ``position()`` says where a position can be taken. Then
+the checks of impossible positions (each kind of error, with its message), records and sessions
+that start from a position, and the examples of the README.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from test_invariants import CONFIG_IDS, CONFIGS
+
+import bus_lab
+from bus_lab.engine import IllegalActionError, PositionError
+from bus_lab.engine.policies import sample_chance
+from bus_lab.engine.session import Session
+from bus_lab.games.bus_and_stop.positions import EXAMPLE
+
+GAMES_WITH_POSITIONS = ("bus_and_stop", "busstop", "bus_city")
+POSITION_CONFIGS = [(c, i) for c, i in zip(CONFIGS, CONFIG_IDS) if c[0] in GAMES_WITH_POSITIONS]
+#: positions checked per seeded game (spread over the game)
+MAX_CHECKED = 40
+#: actions played on after each rebuilt position
+PLAY_ON = 6
+
+
+def _next(state, rng):
+    return sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+
+
+def assert_same_play(a, b) -> None:
+    """Everything a player or bot can observe is the same at ``a`` and ``b``."""
+    assert a.current_player() == b.current_player()
+    assert a.is_terminal() == b.is_terminal()
+    assert a.phase() == b.phase()
+    assert a.legal_actions() == b.legal_actions()
+    assert [a.action_to_string(x) for x in a.legal_actions()] == [
+        b.action_to_string(x) for x in b.legal_actions()
+    ]
+    if a.is_chance_node():
+        assert a.chance_outcomes() == b.chance_outcomes()
+    for seat in [None, *range(a.get_game().num_players)]:
+        assert a.view(seat) == b.view(seat), seat
+    assert a.returns() == b.returns()
+    assert a.winners() == b.winners()
+
+
+def _walk_positions(game, seed):
+    """``(state, position)`` for the states of a seeded game where a position can be taken, and
+    the number of states where it cannot (each checked to raise)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    found, refused = [], 0
+    while True:
+        try:
+            pos = state.position()
+        except PositionError as err:
+            assert "position is taken" in str(err)
+            refused += 1
+        else:
+            found.append((state.clone(), pos))
+        if state.is_terminal():
+            return found, refused
+        state.apply_action(_next(state, rng))
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [c for c, _ in POSITION_CONFIGS], ids=[i for _, i in POSITION_CONFIGS]
+)
+def test_position_round_trip_plays_on_like_the_original(name, params):
+    game = bus_lab.load_game(name, **params)
+    for seed in (0, 1):
+        found, refused = _walk_positions(game, seed)
+        assert found, "no position could be taken in a whole game"
+        assert refused, "a terminal state has no position"
+        step = max(1, len(found) // MAX_CHECKED)
+        for i, (state, pos) in enumerate(found[::step]):
+            pos = json.loads(json.dumps(pos))  # JSON-safe, and a plain copy
+            rebuilt = game.state_from_position(pos)
+            assert rebuilt.position() == pos
+            assert rebuilt.history() == []
+            assert_same_play(state, rebuilt)
+            rng = random.Random(f"{seed}:{i}")
+            for _ in range(PLAY_ON):
+                if state.is_terminal():
+                    break
+                action = _next(state, rng)
+                state.apply_action(action)
+                rebuilt.apply_action(action)
+                assert_same_play(state, rebuilt)
+
+
+@pytest.mark.parametrize("name", GAMES_WITH_POSITIONS)
+def test_a_state_from_a_position_is_a_good_engine_citizen(name):
+    game = bus_lab.load_game(name)
+    found, _ = _walk_positions(game, 3)
+    state, pos = found[len(found) // 2]
+    rebuilt = game.state_from_position(pos)
+    assert rebuilt.starting_position() == pos
+    twin = rebuilt.clone()
+    rng = random.Random(4)
+    for _ in range(12):
+        if rebuilt.is_terminal():
+            break
+        rebuilt.apply_action(_next(rebuilt, rng))
+    assert twin.position() == pos, "the clone changed with the original"
+    data = json.loads(json.dumps(rebuilt.to_dict()))
+    assert data["start"] == pos and data["history"] == rebuilt.history()
+    again = game.state_from_dict(data)
+    assert again.history() == rebuilt.history()
+    assert_same_play(again, rebuilt)
+    # a record saved before positions existed (no "start") still loads from the initial state
+    old = state.to_dict()
+    assert "start" not in old
+    assert game.state_from_dict(old).history() == state.history()
+
+
+@pytest.mark.parametrize("name", GAMES_WITH_POSITIONS)
+def test_a_session_starts_from_a_position_and_travels_in_time(name):
+    game = bus_lab.load_game(name)
+    found, _ = _walk_positions(game, 5)
+    _state, pos = found[len(found) // 3]
+    session = Session(game, seed=9, bots="random", start=pos)
+    assert session.state.position() == pos
+    session.run_to_end(max_steps=40)
+    end = session.position
+    assert end > 0
+    middle = session.goto(end // 2)
+    assert session.undo() and session.position == end // 2 - 1 or end // 2 == 0
+    session.goto(0)
+    assert session.state.position() == pos
+    assert not session.undo(), "step 0 is the position: nothing before it"
+    saved = session.to_json()
+    assert json.loads(saved)["start"] == pos
+    loaded = Session.from_json(saved)
+    assert loaded.position == 0 and loaded.state.position() == pos
+    assert_same_play(loaded.goto(end // 2), middle)
+    assert_same_play(loaded.goto(end), session.goto(end))
+    fork = session.fork()
+    assert fork.state_at(0).position() == pos
+
+
+def test_a_session_saved_before_positions_loads_as_before():
+    session = Session(bus_lab.load_game("bus_and_stop", players=2), seed=1, bots="random")
+    session.run_to_end(max_steps=30)
+    data = json.loads(session.to_json())
+    assert "start" not in data
+    loaded = Session.from_json(json.dumps(data))
+    assert loaded.start is None and loaded.state.history() == session.state.history()
+
+
+def test_a_game_without_positions_says_so():
+    game = bus_lab.load_game("ride_the_bus")
+    with pytest.raises(NotImplementedError, match="has no positions"):
+        game.state_from_position({})
+
+
+# -- Bus & Stop ------------------------------------------------------------------------------------
+#: Seat 0's drop-off at the last school card leaves seat 1 unhappy (the README's example).
+UNHAPPY_NEXT = EXAMPLE
+
+
+def _bas():
+    return bus_lab.load_game("bus_and_stop", players=2)
+
+
+def test_bus_and_stop_a_drop_off_that_leaves_the_next_seat_unhappy():
+    state = _bas().state_from_position(UNHAPPY_NEXT)
+    assert state.current_player() == 0
+    assert state.view(None)["deck"] == 75 - 5 - 2 - 8 - 10 - 10  # every card of the 75 not on the table
+    state.apply_action(state.string_to_action("drop 2 at school"))  # its two students get off
+    assert state.current_player() == 1 and state.phase().value == "skedaddle"
+    state.apply_action(state.string_to_action("skedaddle yellow student"))
+    # one seat free, but every colour at the stop brings two or more: nothing fits, no drop-off
+    assert state.current_player() == 1 and state.phase().value == "unhappy"
+    assert state.status().endswith("discard at least one passenger as unhappy.")
+    # five claims of 2 passengers on lower cards, 1 point each (tennis 1/5/12, 1/4/11; multicoloured
+    # 1/4/8/13; school 1/3/6/10, 1/2/5/9), and 1 for the skedaddled student
+    assert state.returns()[1] == 5 * 1 + 1
+
+
+def _bas_error(change, match):
+    pos = copy.deepcopy(UNHAPPY_NEXT)
+    change(pos)
+    with pytest.raises(PositionError, match=match):
+        _bas().state_from_position(pos)
+
+
+def test_bus_and_stop_missing_key_says_what_it_should_be():
+    _bas_error(lambda p: p.pop("seat"), r"field seat: is missing \(it should be a whole number from 0 to 1\)")
+    _bas_error(
+        lambda p: p["seats"][1].pop("bus"), r"field seats\[1\]\.bus: is missing \(it should be a list\)"
+    )
+
+
+def test_bus_and_stop_wrong_types_and_unknown_names():
+    _bas_error(lambda p: p.update(seat="0"), r"field seat: must be a whole number from 0 to 1, not '0'")
+    _bas_error(lambda p: p.update(seat=2), r"field seat: must be a whole number from 0 to 1, not 2")
+    _bas_error(lambda p: p.update(turns=1.0), r"field turns: must be a whole number")
+    _bas_error(
+        lambda p: p["stop"].__setitem__(4, "XX"),
+        r"field stop\[4\]: must be a passenger code such as .YB., not .XX.",
+    )
+    _bas_error(lambda p: p["stop"].append("GE"), r"field stop: must be a list of at most 5 entries")
+    _bas_error(lambda p: p["stacks"].update(zoo=1), r"field stacks\.zoo: is not a field of the stacks")
+    _bas_error(lambda p: p.update(phase="choose"), r"field phase: must be one of 'turn', 'unhappy'")
+    with pytest.raises(PositionError, match="a position is a dict, not list"):
+        _bas().state_from_position([])
+
+
+def test_bus_and_stop_impossible_tables():
+    _bas_error(
+        lambda p: p["seats"][0]["bus"].extend(["YB"] * 9),
+        r"field seats\[0\]\.bus: 11 passengers, but a bus has 10 seats",
+    )
+    _bas_error(
+        lambda p: p["seats"][0]["bus"].append("YS"),
+        r"4 YS cards \(yellow student\) are on the table, but the game has only 3 \(a card twice\?\)",
+    )
+    _bas_error(
+        lambda p: p["seats"][0]["bus"].append("YE"),
+        r"field seats\[0\]\.bus: YE is a senior: seniors sit beside the bus",
+    )
+    _bas_error(
+        lambda p: p["seats"][1]["claimed"][4].update(card=1),
+        r"field seats\[1\]\.claimed\[4\]\.card: school card 1 is claimed twice \(also seats\[1\]\.claimed\[3\]\)",
+    )
+    _bas_error(
+        lambda p: p["stacks"].update(school=2),
+        r"field stacks\.school: 2 cards left, so its top 2 were claimed \(cards 0 to 1\), but the seats "
+        r"claimed \[0, 1, 2\]",
+    )
+    _bas_error(
+        lambda p: p["seats"][0]["claimed"][0].update(count=3),
+        r"tennis court card 0 \(2/4/6 → 2/7/14\) accepts 2/4/6 passengers, not 3",
+    )
+    _bas_error(lambda p: p["stop"].pop(), r"field stop: 4 passengers, but the stop is refilled to 5")
+    _bas_error(lambda p: p.update(phase="unhappy"), r"field phase: seat 0 can pick up or drop off")
+    _bas_error(
+        lambda p: p.update(trigger={"seat": 1, "reason": "x"}),
+        r"field trigger: in regular play the end is not triggered yet",
+    )
+    _bas_error(
+        lambda p: p.update(stage="final"), r"field trigger: the final round needs who triggered the end"
+    )
+    _bas_error(lambda p: p.update(deck={"YB": 1}), r"field deck: the deck holds what is not on the table")
+
+
+def test_bus_and_stop_position_is_taken_at_the_start_of_a_turn_only():
+    state = _bas().state_from_position(UNHAPPY_NEXT)
+    state.apply_action(state.string_to_action("drop 2 at school"))
+    with pytest.raises(PositionError, match=r"taken at a decision that starts a turn .* phase 'skedaddle'"):
+        state.position()
+    with pytest.raises(PositionError, match="the game is at phase 'deal'"):
+        _bas().new_initial_state().position()
+
+
+def test_bus_and_stop_illegal_move_from_a_position_is_refused_as_usual():
+    state = _bas().state_from_position(UNHAPPY_NEXT)
+    with pytest.raises(IllegalActionError, match="fewer than 4"):
+        state.apply_action(state.string_to_action("drop 4 at office"))
+
+
+# -- the README ------------------------------------------------------------------------------------
+def test_readme_setting_up_a_position_examples_run():
+    """The README's "Setting up a position" section: its Python blocks run as written."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Setting up a position", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) >= 1
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
