@@ -25,6 +25,7 @@ from bus_lab.engine import IllegalActionError, PositionError
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.session import Session
 from bus_lab.games.bus_and_stop.positions import EXAMPLE
+from bus_lab.games.busstop.positions import EXAMPLE as BUSSTOP_EXAMPLE
 
 GAMES_WITH_POSITIONS = ("bus_and_stop", "busstop", "bus_city")
 POSITION_CONFIGS = [(c, i) for c, i in zip(CONFIGS, CONFIG_IDS) if c[0] in GAMES_WITH_POSITIONS]
@@ -269,6 +270,119 @@ def test_bus_and_stop_illegal_move_from_a_position_is_refused_as_usual():
     state = _bas().state_from_position(UNHAPPY_NEXT)
     with pytest.raises(IllegalActionError, match="fewer than 4"):
         state.apply_action(state.string_to_action("drop 4 at office"))
+
+
+# -- Busstop ---------------------------------------------------------------------------------------
+def _bsb():
+    return bus_lab.load_game("busstop", players=3)
+
+
+def test_busstop_a_queue_of_nine_costs_points_and_opened_the_third_bus():
+    state = _bsb().state_from_position(BUSSTOP_EXAMPLE)
+    assert state.returns() == [-2 * 9, 2 * 1 + 1 + 1, 4 * 1 + 0]  # queue −2 each; pile 1 each, ET 0
+    assert state.is_chance_node() and state.phase().value == "lineup"
+    # 9 drawn passengers and 9 tiles on the boards: the stack is the 50 less 3 rounds of 3
+    assert sum(p for _a, p in state.chance_outcomes()) == 1
+    assert state.view(None)["stack"]["left"] == 50 - 9
+    assert state.view(None)["boards"][0]["buses"][2]["open"] is True
+    session = Session(_bsb(), seed=2, bots="random", start=BUSSTOP_EXAMPLE)
+    while not (session.state.phase().value == "board" and session.state.acting_participant() == 0):
+        assert session.step() is not None
+    # the head of the queue, a girl, may board any empty open bus, the third one too
+    assert "head to bus 3" in [str(m) for m in session.state.legal_moves()]
+
+
+def _bsb_error(change, match):
+    pos = copy.deepcopy(BUSSTOP_EXAMPLE)
+    change(pos)
+    with pytest.raises(PositionError, match=match):
+        _bsb().state_from_position(pos)
+
+
+def test_busstop_missing_keys_and_wrong_types():
+    _bsb_error(
+        lambda p: p.pop("round"),
+        r"Busstop position, field round: is missing \(it should be a whole number from 1 to 10\)",
+    )
+    _bsb_error(
+        lambda p: p["boards"][1].pop("hand"), r"field boards\[1\]\.hand: is missing \(it should be a list\)"
+    )
+    _bsb_error(lambda p: p.update(conductor=3), r"field conductor: must be a whole number from 0 to 2, not 3")
+    _bsb_error(
+        lambda p: p["boards"][0].update(extra_bus="yes"),
+        r"field boards\[0\]\.extra_bus: must be true or false",
+    )
+    _bsb_error(
+        lambda p: p["boards"][0]["queue"].__setitem__(0, "Girl"),
+        r"field boards\[0\]\.queue\[0\]: must be a passenger code",
+    )
+    _bsb_error(lambda p: p["boards"].pop(), r"field boards: must be a list of exactly 3 entries")
+
+
+def test_busstop_impossible_tables():
+    _bsb_error(
+        lambda p: p["boards"][2]["pile"].append("1/2"),
+        r"field boards\[2\]\.pile\[5\]: tile '1/2' is on the table twice \(also at boards\[0\]\.queue\[6\]\)",
+    )
+    _bsb_error(
+        lambda p: p["boards"][0]["hand"].__setitem__(0, 1),
+        r"field boards\[0\]\.hand: tile 1 is in the hand and played \(at boards\[1\]\.pile\[0\]\)",
+    )
+    _bsb_error(
+        lambda p: p["boards"][0]["hand"].pop(),
+        r"field boards\[0\]\.hand: 6 tiles, but at the start of round 4 every participant holds 7",
+    )
+    _bsb_error(
+        lambda p: p["boards"][1]["pile"].append("5/1"), r"tile '5/1' has owner 5, but participants are 0 to 2"
+    )
+    _bsb_error(
+        lambda p: p["boards"][1]["pile"].extend(["VGi", "VGi"]),
+        r"2 VGi passengers are on the boards, but the stack has only 1",
+    )
+    _bsb_error(
+        lambda p: p["boards"][1]["pile"].append("Ba"),
+        r"10 drawn passengers are on the boards, but by the start of round 4 9 were turned up",
+    )
+    _bsb_error(
+        lambda p: p["boards"][0].update(extra_bus=False),
+        r"field boards\[0\]\.extra_bus: a queue of 9 opened the third bus",
+    )
+    _bsb_error(
+        lambda p: p["boards"][0]["queue"].__setitem__(2, "ET"),
+        r"field boards\[0\]\.queue: an ET never queues",
+    )
+
+    def full_bus(p):
+        p["boards"][1]["buses"][0] = ["Ba", "Ba", "Ba"]
+        p["boards"][0]["queue"][3:6] = []
+
+    _bsb_error(
+        full_bus,
+        r"field boards\[1\]\.buses\[0\]: 3 passengers, but bus 1 leaves as soon as its 3 seats are full",
+    )
+
+    def two_sorts(p):
+        p["boards"][1]["buses"][1] = ["Ba", "ET", "Ch"]
+        p["boards"][0]["queue"][3:5] = []
+        p["boards"][2]["pile"].remove("ET")
+
+    _bsb_error(two_sorts, r"field boards\[1\]\.buses\[1\]: babies and children: a bus carries one sort")
+    _bsb_error(
+        lambda p: p["boards"][1]["penalty"].append("Gr"),
+        r"penalty tiles come from a proxy bus, which only 2 players have",
+    )
+    _bsb_error(
+        lambda p: p.update(stack={"Ba": 41}),
+        r"field stack\.Ba: 41 left and 2 on the boards, but the stack has only 8",
+    )
+    _bsb_error(lambda p: p.update(proxy_player=1), r"field proxy_player: must be None in round 4")
+
+
+def test_busstop_position_is_taken_at_the_start_of_a_round_only():
+    state = _bsb().state_from_position(BUSSTOP_EXAMPLE)
+    state.apply_action(state.string_to_action("Gi"))
+    with pytest.raises(PositionError, match=r"taken at the start of a round, .*phase 'lineup' of round 4"):
+        state.position()
 
 
 # -- the README ------------------------------------------------------------------------------------
