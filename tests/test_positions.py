@@ -25,6 +25,7 @@ from bus_lab.engine import IllegalActionError, PositionError
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.session import Session
 from bus_lab.games.bus_and_stop.positions import EXAMPLE
+from bus_lab.games.bus_city.positions import EXAMPLE as BUS_EXAMPLE
 from bus_lab.games.busstop.positions import EXAMPLE as BUSSTOP_EXAMPLE
 
 GAMES_WITH_POSITIONS = ("bus_and_stop", "busstop", "bus_city")
@@ -382,6 +383,102 @@ def test_busstop_position_is_taken_at_the_start_of_a_round_only():
     state = _bsb().state_from_position(BUSSTOP_EXAMPLE)
     state.apply_action(state.string_to_action("Gi"))
     with pytest.raises(PositionError, match=r"taken at the start of a round, .*phase 'lineup' of round 4"):
+        state.position()
+
+
+# -- BUS -------------------------------------------------------------------------------------------
+def _bus():
+    return bus_lab.load_game("bus_city")
+
+
+def test_bus_city_a_grid_with_buses_placed_and_a_card_one_step_from_complete():
+    state = _bus().state_from_position(BUS_EXAMPLE)
+    assert state.current_player() == 0 and state.speed_limit == 5  # red-pink's speed (BUS-SPEED)
+    assert state.returns() == [5, 0]  # blue-pink complete: its value
+    assert state.view(None)["deck"] == 15 - 2 - 1 - 1 - 1  # the cards on the table are not in it
+    state.apply_action(state.string_to_action("b1-c1 E drop pink"))
+    assert state.returns() == [5 + 1, 0]  # red-pink complete: its value, 1 (BUS-PROGRESS)
+    assert state.current_player() == 1 and state.phase().value == "move"
+    assert state.position()["seats"][0]["complete"] == ["blue-pink", "red-pink"]
+    assert state.position()["route"] == ["a1-b1 E", "b1-c1 E"]
+
+
+def _bus_error(change, match):
+    pos = copy.deepcopy(BUS_EXAMPLE)
+    change(pos)
+    with pytest.raises(PositionError, match=match):
+        _bus().state_from_position(pos)
+
+
+def test_bus_city_missing_keys_and_wrong_types():
+    _bus_error(
+        lambda p: p["grid"].pop("b2-b3"),
+        r"BUS position, field grid\['b2-b3'\]: is missing \(it should be an object\)",
+    )
+    _bus_error(
+        lambda p: p.pop("end_trigger"),
+        r"field end_trigger: is missing \(it should be null or a seat from 0 to 1\)",
+    )
+    _bus_error(lambda p: p.update(seat=2), r"field seat: must be a whole number from 0 to 1, not 2")
+    _bus_error(
+        lambda p: p["seats"][1].update(bus="a3-b3"),
+        r"field seats\[1\]\.bus: must be a node label such as 'a3-b3 E', not 'a3-b3'",
+    )
+    _bus_error(
+        lambda p: p["faceup"].__setitem__(0, "red-red"),
+        r"field faceup\[0\]: must be a passenger card id such as 'red-pink'",
+    )
+    _bus_error(
+        lambda p: p["seats"][0].update(site_used=0),
+        r"field seats\[0\]\.site_used: must be true or false, not 0",
+    )
+
+
+def test_bus_city_impossible_tables():
+    _bus_error(
+        lambda p: p["grid"]["b3-c3"].update(card="plain1"),
+        r"field grid\['b3-c3'\]\.card: street card 'plain1' is laid twice \(also on b1-b2\)",
+    )
+    _bus_error(
+        lambda p: p["grid"]["a1-a2"].update(side="N"),
+        r"field grid\['a1-a2'\]\.side: a1-a2 runs north–south: its sides are W and E, not N",
+    )
+    _bus_error(
+        lambda p: p["seats"][1]["complete"].append("red-pink"),
+        r"field seats\[1\]\.complete\[0\]: passenger card 'red-pink' is on the table twice \(also at seats\[0\]\.held\[0\]\.card\)",
+    )
+    _bus_error(
+        lambda p: p["seats"][0]["held"][0].update(dropped=["blue"]),
+        r"field seats\[0\]\.held\[0\]\.dropped: red-pink carries red and pink passengers, not blue",
+    )
+    _bus_error(
+        lambda p: p["seats"][0]["held"].extend(
+            {"card": c, "dropped": []} for c in ("red-green", "red-orange", "blue-red")
+        ),
+        r"field seats\[0\]\.held: must be a list of at most 3 entries",
+    )
+    _bus_error(
+        lambda p: p["faceup"].pop(), r"field faceup: 1 card, but 2 are face up while the deck has cards"
+    )
+    _bus_error(
+        lambda p: p["seats"][1]["complete"].extend(
+            ["red-green", "red-orange", "blue-red", "blue-yellow", "green-pink"]
+        ),
+        r"field end_trigger: seat 1 has 5 cards complete: the end was triggered",
+    )
+    _bus_error(
+        lambda p: p.update(end_trigger=0),
+        r"field end_trigger: seat 0 has 1 card complete: the end is triggered with 5",
+    )
+    _bus_error(lambda p: p.update(deck=[]), r"field deck: the deck holds the cards not on the table")
+
+
+def test_bus_city_position_is_taken_at_the_start_of_a_turn_only():
+    state = _bus().state_from_position(BUS_EXAMPLE)
+    state.apply_action(state.string_to_action("a2-b2 W"))  # ends on stop2: a pick-up follows
+    with pytest.raises(
+        PositionError, match=r"taken at the start of a turn \(phase 'move'\): the game is at phase 'pickup'"
+    ):
         state.position()
 
 
