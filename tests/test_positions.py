@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import random
 import re
 from pathlib import Path
@@ -165,6 +166,38 @@ def test_a_game_without_positions_says_so():
     game = bus_lab.load_game("ride_the_bus")
     with pytest.raises(NotImplementedError, match="has no positions"):
         game.state_from_position({})
+
+
+@pytest.mark.parametrize("name", GAMES_WITH_POSITIONS)
+def test_games_played_from_positions_keep_the_engine_contract(name):
+    """The checks of ``test_contract.py`` on whole games played on from a few positions (the
+    README's example and some taken from a seeded game): typed moves and their labels, labels that
+    parse back, phases that say who acts, pickling, and records that replay."""
+    game = bus_lab.load_game(name, players=2)
+    examples = {"bus_and_stop": EXAMPLE, "busstop": None, "bus_city": BUS_EXAMPLE}
+    found, _ = _walk_positions(game, 7)
+    positions = [pos for _s, pos in found[:: max(1, len(found) // 3)]]
+    if examples[name] is not None:
+        positions.append(examples[name])
+    table = type(game.new_initial_state()).PHASES
+    for k, pos in enumerate(positions):
+        state = game.state_from_position(pos)
+        rng = random.Random(k)
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            assert [m.action for m in moves] == state.legal_actions()
+            for move in moves:
+                assert str(move) == state.action_to_string(move.action)
+                assert state.string_to_action(str(move)) == move.action
+            phase = state.phase()
+            actor = table[phase].actor.value
+            assert (actor == "chance") == state.is_chance_node()
+            assert state.decision_kind() == (phase if actor == "seat" else None)
+            state.apply_action(_next(state, rng))
+        assert state.phase() is None and state.decision_kind() is None
+        again = game.state_from_dict(pickle.loads(pickle.dumps(state.to_dict())))
+        assert_same_play(again, state)
+        assert again.returns() == state.returns()
 
 
 # -- Bus & Stop ------------------------------------------------------------------------------------
