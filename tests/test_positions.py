@@ -16,6 +16,7 @@ import json
 import pickle
 import random
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -513,6 +514,23 @@ def test_bus_city_position_is_taken_at_the_start_of_a_turn_only():
         PositionError, match=r"taken at the start of a turn \(phase 'move'\): the game is at phase 'pickup'"
     ):
         state.position()
+
+
+def test_a_scripted_deck_fixes_what_is_drawn_after_a_position():
+    """A position does not order the unseen cards (none of these games has an ordered deck); a
+    session's scripted deck fixes what comes up after it, and is checked against what is left."""
+    session = Session(_bsb(), seed=3, start=BUSSTOP_EXAMPLE, deck=["VGi", "ET", "Ba"])
+    for _ in range(3):
+        session.step()
+    assert session.state.view(None)["lineup"] == ["VGi", "ET", "Ba"]
+    assert session.state.history() == [7, 10, 0]  # VGi, ET and Ba are kinds 7, 10 and 0
+    twice = Session(_bsb(), seed=3, start=BUSSTOP_EXAMPLE, deck=["VGi", "VGi"])
+    twice.step()
+    with pytest.raises(ValueError, match=r"scripted outcome #1 'VGi' cannot come up now"):
+        twice.step()
+    # the ET in seat 2's pile is not in the stack: 4 of the 5 ETs among the 50 − 9 passengers left
+    state = _bsb().state_from_position(BUSSTOP_EXAMPLE)
+    assert dict(state.chance_outcomes())[10] == Fraction(5 - 1, 50 - 9)
 
 
 # -- the README ------------------------------------------------------------------------------------
