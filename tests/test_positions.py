@@ -12,10 +12,13 @@ that start from a position, and the examples of the README.
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import pickle
 import random
 import re
+import types
+import typing
 from fractions import Fraction
 from pathlib import Path
 
@@ -102,6 +105,56 @@ def test_position_round_trip_plays_on_like_the_original(name, params):
                 state.apply_action(action)
                 rebuilt.apply_action(action)
                 assert_same_play(state, rebuilt)
+
+
+def _check(value, hint, where: str, every: bool = True) -> None:
+    """``value`` has exactly the type ``hint`` (TypedDicts key by key, lists and dicts item by item);
+    ``every``: a TypedDict's optional keys are there too (as ``position()`` gives them)."""
+    origin = typing.get_origin(hint)
+    if typing.is_typeddict(hint):
+        assert isinstance(value, dict), where
+        hints = typing.get_type_hints(hint)
+        keys = set(hints) if every else set(value)
+        assert hint.__required_keys__ <= keys == set(value) <= set(hints), (where, set(value) ^ set(hints))
+        for key in keys:
+            _check(value[key], hints[key], f"{where}.{key}", every)
+    elif origin in (typing.Union, types.UnionType):
+        errors = []
+        for option in typing.get_args(hint):
+            try:
+                _check(value, option, where, every)
+                return
+            except AssertionError as err:
+                errors.append(err)
+        raise AssertionError((where, value, hint, errors))
+    elif origin is typing.Literal:
+        assert value in typing.get_args(hint), (where, value)
+    elif origin is list:
+        assert type(value) is list, where
+        (item,) = typing.get_args(hint)
+        for i, v in enumerate(value):
+            _check(v, item, f"{where}[{i}]", every)
+    elif origin is dict:
+        assert type(value) is dict, where
+        key_hint, item = typing.get_args(hint)
+        for k, v in value.items():
+            assert type(k) is key_hint, (where, k)
+            _check(v, item, f"{where}[{k!r}]", every)
+    elif hint is type(None):
+        assert value is None, where
+    else:
+        assert type(value) is hint, (where, value, hint)  # bool is not int here
+
+
+@pytest.mark.parametrize("name", GAMES_WITH_POSITIONS)
+def test_position_matches_its_typed_dict(name):
+    module = importlib.import_module(f"bus_lab.games.{name}.positions")
+    for players in (2, 3):
+        game = bus_lab.load_game(name, players=players)
+        found, _ = _walk_positions(game, 11)
+        for _state, pos in found[:: max(1, len(found) // 10)]:
+            _check(pos, module.Position, "position")
+    _check(module.EXAMPLE, module.Position, "EXAMPLE", every=False)  # the optional keys left out
 
 
 @pytest.mark.parametrize("name", GAMES_WITH_POSITIONS)

@@ -188,8 +188,9 @@ class Game:
         """A playable state set up from ``position``, a readable JSON-safe dict (the shape is the
         game's ``positions`` module's ``Position``; :meth:`State.position` gives one back).
 
-        The state starts with an empty history: what follows is recorded after the position, and
-        :meth:`State.to_dict` carries the position as ``"start"`` so the state replays.
+        The state starts with an empty history and no events: what follows is recorded after the
+        position, and :meth:`State.to_dict` carries the position as ``"start"`` so the state
+        replays. What the position does not show (the unseen cards) is drawn with the usual odds.
 
         Raises:
             PositionError: a missing key or a value of the wrong type (the message names the field
