@@ -11,6 +11,7 @@ from bus_lab.engine.errors import (
     InputTypeError,
     OptionNotBuiltError,
     ParameterError,
+    PositionError,
     UnknownGameError,
 )
 from bus_lab.engine.events import Event
@@ -35,6 +36,7 @@ __all__ = [
     "Actor",
     "OptionNotBuiltError",
     "ParameterError",
+    "PositionError",
     "UnknownGameError",
     "Event",
     "random_policy",

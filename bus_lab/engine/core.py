@@ -156,17 +156,51 @@ class Game:
     def state_from_dict(self, data: dict[str, Any]) -> State:
         """Rebuild a state from :meth:`State.to_dict` output by replaying its history.
 
+        A dict with a ``"start"`` position (a state set up with :meth:`state_from_position`)
+        replays its history from that position; a dict without one from the initial state.
+
         Raises:
             ValueError: the dict is for another game or other parameters.
             IllegalActionError: the history contains an action that is not legal when replayed.
+            PositionError: the ``"start"`` position cannot be set up.
         """
         if data.get("game") != self.name:
             raise ValueError(f"this dict is for game {data.get('game')!r}, not {self.name!r}")
         if dict(data.get("params", {})) != self.params:
             raise ValueError(f"this dict has params {data.get('params')!r}, the game has {self.params!r}")
-        state = self.new_initial_state()
+        start = data.get("start")
+        state = self.new_initial_state() if start is None else self.state_from_position(start)
         for action in data.get("history", []):
             state.apply_action(action)
+        return state
+
+    # -- positions a teacher sets up ------------------------------------------------------
+    #: Module path of the game's ``positions`` module (``position_of(state)`` and
+    #: ``state_from_position(game, position)``), or ``None`` when the game has none.
+    POSITIONS: str | None = None
+
+    def _positions(self) -> Any:
+        if self.POSITIONS is None:
+            raise NotImplementedError(f"{self.title or self.name} has no positions to set up yet")
+        return importlib.import_module(self.POSITIONS)
+
+    def state_from_position(self, position: dict[str, Any]) -> State:
+        """A playable state set up from ``position``, a readable JSON-safe dict (the shape is the
+        game's ``positions`` module's ``Position``; :meth:`State.position` gives one back).
+
+        The state starts with an empty history and no events: what follows is recorded after the
+        position, and :meth:`State.to_dict` carries the position as ``"start"`` so the state
+        replays. What the position does not show (the unseen cards) is drawn with the usual odds.
+
+        Raises:
+            PositionError: a missing key or a value of the wrong type (the message names the field
+                and what it should be), or a table no game could reach (a card twice, a bus over
+                its seats, an unknown seat).
+            NotImplementedError: the game has no positions.
+        """
+        module = self._positions()
+        state: State = module.state_from_position(self, position)
+        state._start = json.loads(json.dumps(module.position_of(state)))
         return state
 
     def check_scripted_deck(self, labels: list[str]) -> list[int]:
@@ -330,6 +364,10 @@ class State:
     ``score_breakdown``, ``view`` and ``clone``. This base class adds validation, history and
     events, so an illegal action never touches the state.
     """
+
+    #: The position this state was set up from (:meth:`Game.state_from_position`), or ``None``
+    #: for a game played from its initial state.
+    _start: dict[str, Any] | None = None
 
     def __init__(self, game: Game):
         self._game = game
@@ -665,8 +703,32 @@ class State:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe ``{"game", "params", "history"}``; :meth:`Game.state_from_dict` reverses it."""
-        return {"game": self._game.name, "params": dict(self._game.params), "history": self.history()}
+        """JSON-safe ``{"game", "params", "history"}``, plus ``"start"`` (the position) for a state
+        set up from a position (its history then counts from that position);
+        :meth:`Game.state_from_dict` reverses it."""
+        data = {"game": self._game.name, "params": dict(self._game.params), "history": self.history()}
+        if self._start is not None:
+            data["start"] = json.loads(json.dumps(self._start))
+        return data
+
+    def position(self) -> dict[str, Any]:
+        """This state as a readable, JSON-safe position: what
+        :meth:`Game.state_from_position` sets up again (the shape is the game's ``positions``
+        module's ``Position``). ``game.state_from_position(s.position())`` plays on exactly as
+        ``s`` does (the events and history before the position are not part of it).
+
+        Raises:
+            PositionError: a position cannot be taken now (each game says where it can: e.g. at
+                the start of a turn); the message says where.
+            NotImplementedError: the game has no positions.
+        """
+        data: dict[str, Any] = self._game._positions().position_of(self)
+        return data
+
+    def starting_position(self) -> dict[str, Any] | None:
+        """The position this state was set up from (a copy), or ``None`` when it was played from
+        the game's initial state."""
+        return None if self._start is None else json.loads(json.dumps(self._start))
 
     # -- what each game implements --------------------------------------------------------
     def _legal_actions(self) -> Iterable[int]:
@@ -705,6 +767,8 @@ class State:
         other._history = list(self._history)
         other._events = list(self._events)
         other._chance_steps = self._chance_steps
+        if self._start is not None:
+            other._start = self._start  # never changed once set: shared
 
     @staticmethod
     def _uniform(actions: Iterable[int]) -> list[tuple[int, Fraction]]:

@@ -26,6 +26,15 @@ class ParameterError(BusLabError, ValueError):
     """
 
 
+class PositionError(ParameterError):
+    """A position (``game.state_from_position``) that cannot be set up: a missing key or one of
+    the wrong type, or a table that no game could reach (a card twice, more cards than the deck,
+    a bus over its seats, an unknown seat).
+
+    The message names the field (``seats[1].bus``) and says what it should be.
+    """
+
+
 class OptionNotBuiltError(BusLabError, NotImplementedError):
     """A rule option is part of the design but this version does not play it yet.
 

@@ -44,8 +44,12 @@ class Session:
             ``"7H"``, ``"10H"`` or ``"10♥"`` for Ride the Bus), used in order for the first chance
             steps; later chance steps are drawn from the seed. A game that can check a deck up
             front (Ride the Bus: unknown or repeated cards) does so here.
+        start (dict | None): a position to start from instead of the game's initial state (a
+            dict as ``state.position()`` gives it; see :meth:`Game.state_from_position`). Step 0
+            of the timeline is that position; undo stops there; :meth:`to_json` saves it.
 
     Raises:
+        PositionError: ``start`` cannot be set up (the message names the field).
         ValueError: an unknown policy name, a seat outside the table, or a scripted outcome that
             cannot come up when its turn comes (raised by :meth:`step` then, state unchanged).
         ParameterError: a scripted deck the game refuses up front (names the entry and why).
@@ -58,8 +62,10 @@ class Session:
         seed: int | None = None,
         bots: Mapping[int, str | Policy] | str | Policy | None = None,
         deck: Sequence[str] | None = None,
+        start: dict | None = None,
     ):
         self.game: Game = load_game(game) if isinstance(game, str) else game
+        self.start: dict | None = None if start is None else self.game.state_from_position(start)._start
         self.seed: int = secrets.randbelow(2**31) if seed is None else int(seed)
         self.deck: list[str] = self._check_deck(deck)
         self._bot_specs = self._normalise_bots(bots)
@@ -77,7 +83,9 @@ class Session:
         steps (``-1``: none). An object handed to a caller is marked *shown* and never changed
         again: the session clones it first (copy on write), so what a caller keeps stays put.
         """
-        initial = self.game.new_initial_state()
+        initial = (
+            self.game.new_initial_state() if self.start is None else self.game.state_from_position(self.start)
+        )
         self._actions: list[int] = []
         self._snapshots: list[State] = [initial]
         self._live: State = initial.clone()
@@ -370,7 +378,7 @@ class Session:
 
     def fork(self) -> Session:
         """A new, independent session at the current position (same game, seed, bots, deck)."""
-        twin = Session(self.game, seed=self.seed, bots=self._bot_specs, deck=self.deck)
+        twin = Session(self.game, seed=self.seed, bots=self._bot_specs, deck=self.deck, start=self.start)
         position = self._position
         twin._actions = self._actions[:position]
         twin._snapshots = self._snapshots[: position // SNAPSHOT_EVERY + 1]  # never changed: shared
@@ -381,7 +389,8 @@ class Session:
     # -- saving --------------------------------------------------------------------------
     def to_json(self) -> str:
         """Save as JSON: game, params, seed, scripted deck, named bots, the whole timeline
-        (as the history of its last state) and the current position.
+        (as the history of its last state) and the current position (the step number); for a
+        session started from a position, that position too (``"start"``).
 
         Raises:
             ValueError: a bot is a callable with no registered name (it cannot be saved).
@@ -392,17 +401,18 @@ class Session:
             if not isinstance(name, str) or name not in self.game.policies():
                 raise ValueError(f"the bot of seat {seat} is not a named policy and cannot be saved")
             names[str(seat)] = name
-        return json.dumps(
-            {
-                "game": self.game.name,
-                "params": self.game.params,
-                "seed": self.seed,
-                "deck": self.deck,
-                "bots": names,
-                "history": list(self._actions),
-                "position": self._position,
-            }
-        )
+        data = {
+            "game": self.game.name,
+            "params": self.game.params,
+            "seed": self.seed,
+            "deck": self.deck,
+            "bots": names,
+            "history": list(self._actions),
+            "position": self._position,
+        }
+        if self.start is not None:
+            data["start"] = self.start
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> Session:
@@ -410,7 +420,11 @@ class Session:
         data = json.loads(text)
         game = load_game(data["game"], **data["params"])
         session = cls(
-            game, seed=data["seed"], bots={int(k): v for k, v in data["bots"].items()}, deck=data["deck"]
+            game,
+            seed=data["seed"],
+            bots={int(k): v for k, v in data["bots"].items()},
+            deck=data["deck"],
+            start=data.get("start"),
         )
         for action in data["history"]:
             session._advance(action)

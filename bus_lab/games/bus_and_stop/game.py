@@ -45,6 +45,7 @@ class BusAndStopGame(SheetParameter, Game):
     title = "Bus & Stop"
     lower_score_wins = False  # BAS-WIN
     ENCODING = "bus_lab.games.bus_and_stop.encoding"
+    POSITIONS = "bus_lab.games.bus_and_stop.positions"
     PARAMS = (
         Param("players", 4, "number of players (2-4)", bounds=(2, 4)),
         Param(

@@ -45,6 +45,7 @@ class BusCityGame(SheetParameter, Game):
     title = "BUS (the city grid)"
     lower_score_wins = False  # BUS-WIN
     ENCODING = "bus_lab.games.bus_city.encoding"
+    POSITIONS = "bus_lab.games.bus_city.positions"
     PARAMS = (
         Param("players", 2, "number of players (2-3)", bounds=(2, 3)),
         Param(

@@ -42,6 +42,7 @@ class BusstopGame(SheetParameter, Game):
     title = "Busstop: The Boardgame"
     lower_score_wins = False  # BSB-WIN
     ENCODING = "bus_lab.games.busstop.encoding"
+    POSITIONS = "bus_lab.games.busstop.positions"
     PARAMS = (
         Param("players", 4, "number of players (2-5; two play with the proxy bus)", bounds=(2, 5)),
         Param("passenger_bonus", False, "option 1: your colour's sort scores double", choices=(False, True)),
