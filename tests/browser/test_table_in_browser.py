@@ -377,3 +377,26 @@ def test_a_phone_that_wakes_up_checks_its_connection(server, device):
     again = [m for m in ana.received if m["type"] == "welcome"][welcomes:]
     assert again and again[-1]["seat"] == seat
     assert not ana.errors
+
+
+def test_every_page_numbers_the_seats_from_0_like_the_engine(server, device):
+    """The host's lobby form, its seat list, the lobby on a student's page and the projector all
+    say Seat 0 for the first seat (the engine's number), with the name of who sits there."""
+    code = new_table(server, game="bus_and_stop", options={"players": 3})
+    host = device("host")
+    host.page.goto(server.host_url(code))
+    host.page.wait_for_selector('input[name="person"][data-seat="2"]')
+    ana = device("Ana", PHONE)
+    ana.join(server, code)
+    host.page.wait_for_selector(".tl-seat-list:has-text('Ana')")
+    labels = host.page.locator(".tl-people label").all_inner_texts()
+    assert [t.strip() for t in labels] == ["Seat 0 · Ana: a person", "Seat 1: a person", "Seat 2: a person"]
+    listed = host.page.locator(".tl-seat-list .tl-seat-name").all_inner_texts()
+    assert listed == ["Seat 0 · Ana", "Seat 1", "Seat 2"]
+    lobby = ana.page.locator(".tl-lobby-seats .tl-seat-name").all_inner_texts()
+    assert lobby == ["Seat 0 · Ana", "Seat 1", "Seat 2"]
+    watch = device("projector")
+    watch.page.goto(server.watch_url(code))
+    watch.page.wait_for_selector(".tl-lobby-seats")
+    assert watch.page.locator(".tl-lobby-seats .tl-seat-name").all_inner_texts() == lobby
+    assert not host.errors and not ana.errors and not watch.errors

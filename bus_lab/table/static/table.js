@@ -356,6 +356,13 @@ class FrameBoard {
   }
 }
 
+/** A seat as every page names it: the engine's number (Seat 0 is the first), then who sits
+ * there ("Seat 0 · Ana"; an empty or bot seat is just "Seat 3"). */
+function seatLabel(s) {
+  const number = `Seat ${s.seat}`;
+  return !s.name || s.name === number ? number : `${number} · ${s.name}`;
+}
+
 function phaseOf(frame) {
   if (frame && frame.table && frame.table.phase) return frame.table.phase;
   return frame && frame.view ? "playing" : "lobby";
@@ -391,7 +398,7 @@ function lobbyView(frame, you) {
         el(
           "li",
           { "data-seat": s.seat, "data-kind": s.kind, class: s.seat === you ? "tl-you" : null },
-          el("span", { class: "tl-seat-name" }, s.name),
+          el("span", { class: "tl-seat-name" }, seatLabel(s)),
           s.kind === "bot" ? el("small", {}, " (bot)") : null,
           s.seat === you ? el("b", {}, " (you)") : null,
         ),
@@ -1000,7 +1007,7 @@ class HostPage {
         return el(
           "li",
           { "data-seat": s.seat, "data-kind": s.kind },
-          el("b", { class: "tl-seat-name" }, s.name),
+          el("b", { class: "tl-seat-name" }, seatLabel(s)),
           el("span", { class: "tl-seat-kind" }, kind),
           online ? el("span", { class: "tl-seat-online", "data-online": String(Boolean(s.connected)) }, online) : null,
           acts.length ? el("span", { class: "tl-seat-acts" }, ...acts) : null,
@@ -1093,8 +1100,8 @@ class HostPage {
         el("legend", {}, "Who plays each seat (not ticked: a bot plays it)"),
         people.map((on, i) => {
           const seat = (lobby.seats || [])[i];
-          const name = seat ? seat.name : `Seat ${i}`;
-          return el("label", { class: "tl-check" }, el("input", { type: "checkbox", name: "person", id: `tl-person-${i}`, "data-seat": i }), ` ${name}: a person`);
+          const label = seatLabel(seat || { seat: i, name: `Seat ${i}` });
+          return el("label", { class: "tl-check" }, el("input", { type: "checkbox", name: "person", id: `tl-person-${i}`, "data-seat": i }), ` ${label}: a person`);
         }),
       ),
     );
