@@ -381,3 +381,46 @@ def test_open_to_the_network_it_shows_the_address_to_share_and_one_warning(make_
     assert host.network_note.value.count(NETWORK_WARNING) == 1
     assert f"http://192.168.1.20:{host.port}/" in host.network_note.value
     assert server_answers(f"http://127.0.0.1:{host.port}/")
+
+
+def test_the_panel_sees_pages_open_and_close_without_the_table_changing(make_host):
+    """Who is connected reaches the panel by itself (no refresh, no change of the table): its
+    version stays, so a move sent before another page opened is still current."""
+    from websockets.sync.client import connect
+
+    host = make_host("ride_the_bus", options={"players": 3}, people=[True, False, False])
+    ws_url = host.join_url.replace("http://", "ws://") + "ws"
+    origin = host.join_url.rstrip("/")
+
+    def next_frame(ws: Any) -> dict[str, Any]:
+        while True:
+            message = json.loads(ws.recv(timeout=LIVE_S))
+            if message["type"] == "frame":
+                return message["frame"]
+            assert message["type"] in ("welcome", "pong"), message
+
+    with connect(ws_url, proxy=None, origin=origin) as ana:
+        ana.send(json.dumps({"type": "join", "code": host.code, "name": "Ana"}))
+        welcome = json.loads(ana.recv(timeout=LIVE_S))
+        seat, token = welcome["seat"], welcome["token"]
+        wait_for(lambda: host.seats[seat]["connected"] == 1)
+        on_loop(host, lambda: (host.table.start(), host.table.run_automatic(), host.table.changed()))
+        frame = next_frame(ana)
+        while not frame["moves"]:
+            frame = next_frame(ana)
+        version = table_value(host, lambda t: t.version)
+        assert frame["seq"] == version
+        with connect(ws_url, proxy=None, origin=origin) as phone:  # Ana's second page
+            phone.send(json.dumps({"type": "resume", "code": host.code, "token": token}))
+            assert json.loads(phone.recv(timeout=LIVE_S))["type"] == "welcome"
+            wait_for(lambda: host.seats[seat]["connected"] == 2)
+            assert "2 pages open" in host.seat_list.value
+            assert table_value(host, lambda t: t.version) == version
+        wait_for(lambda: host.seats[seat]["connected"] == 1)
+        assert table_value(host, lambda t: t.version) == version
+        # the move made with the frame from before the second page is not stale
+        ana.send(json.dumps({"type": "move", "action": frame["moves"][0]["action"], "seq": frame["seq"]}))
+        after = next_frame(ana)  # an error (a stale move) would stop next_frame
+        assert after["seq"] > version
+        assert after["message"] is None or after["message"]["kind"] != "error"
+    wait_for(lambda: host.seats[seat]["connected"] == 0)

@@ -169,3 +169,22 @@ def test_bot_seats_keep_their_seat_number():
     assert "Seat 1" in every or "Seat 2" in every
     assert not left_over(every, {0})
     assert [s["name"] for s in frame["seats"]] == ["Ana", "Seat 1", "Seat 2"]
+
+
+def test_presence_listeners_hear_of_pages_without_a_new_version():
+    table = Table("ABCDE", game="ride_the_bus", options={"players": 2})
+    heard: list[str] = []
+    table.add_listener(lambda t: heard.append("changed"))
+    table.add_presence_listener(lambda t: heard.append("presence"))
+    table.add_presence_listener(lambda t: 1 / 0)  # a failing listener does not stop the others
+    table.add_presence_listener(lambda t: heard.append("presence 2"))
+    version = table.version
+    table.presence_changed()
+    assert heard == ["presence", "presence 2"] and table.version == version
+    table.changed()
+    assert heard[-1] == "changed" and table.version == version + 1
+    table.remove_presence_listener(table._presence_listeners[0])
+    table.remove_presence_listener(print)  # not added: ignored
+    heard.clear()
+    table.presence_changed()
+    assert heard == ["presence 2"]

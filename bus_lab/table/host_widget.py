@@ -280,6 +280,8 @@ class TableHost:
         self._drawn_phase = "lobby"
         self._build(game, dict(options or {}), people, bot, seed)
         self.server.call(self.table.add_listener, self._on_table_changed)
+        # pages opening and closing change no version: the panel hears of them apart
+        self.server.call(self.table.add_presence_listener, self._on_table_changed)
         self.refresh()
 
     # -- addresses ---------------------------------------------------------------------------
@@ -899,6 +901,7 @@ class TableHost:
 
     def _close_on_loop(self) -> None:
         self.table.remove_listener(self._on_table_changed)
+        self.table.remove_presence_listener(self._on_table_changed)
         if self.table.phase != "closed":
             self.table.close()
             self.table.changed()
@@ -969,8 +972,8 @@ class TableHost:
         self._show_snapshot(snapshot)
 
     def refresh(self) -> None:
-        """Read the table again now (the panel also follows every change of the table by itself;
-        pages opened or closed without a change show at the next one)."""
+        """Read the table again now (the panel also follows every change of the table, and
+        every page of a seat opening or closing, by itself)."""
         if self.closed:
             return
         try:

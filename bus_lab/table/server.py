@@ -266,10 +266,12 @@ class TableApp:
         self.wake(table)
 
     def refresh_hosts(self, table: Table) -> None:
-        """Re-send the host frames only (who is connected changed; the table itself did not)."""
+        """Re-send the host frames only and tell the table's presence listeners (who is
+        connected changed; the table itself did not, so its version stays)."""
         for conn in self.connections.get(table.code, ()):
             if conn.role == "host":
                 conn.want_frame()
+        table.presence_changed()
 
     def closed(self, table: Table, text: str) -> None:
         """Tell every device of a closed table, close their sockets and forget the table."""

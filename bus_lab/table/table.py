@@ -250,6 +250,7 @@ class Table:
         self._game: Game | None = None
         self._preview: State | None = None
         self._listeners: list[Callable[[Table], None]] = []
+        self._presence_listeners: list[Callable[[Table], None]] = []
         self._events_before = 0
         self._released_at = -1
         self._stepped = False
@@ -734,6 +735,26 @@ class Table:
         """Stop calling ``fn``; a listener not added is ignored."""
         if fn in self._listeners:
             self._listeners.remove(fn)
+
+    def presence_changed(self) -> None:
+        """Say who is connected changed (a page of a seat opened or closed): every presence
+        listener is called with the table. Nothing of the table changed, so :attr:`version` stays
+        (a move sent with the current version is still current) and :meth:`changed`'s listeners
+        are not called."""
+        for listener in list(self._presence_listeners):
+            try:
+                listener(self)
+            except Exception:  # one listener's trouble must not stop the others
+                continue
+
+    def add_presence_listener(self, fn: Callable[[Table], None]) -> None:
+        """Call ``fn(table)`` after every :meth:`presence_changed` (on the caller's thread)."""
+        self._presence_listeners.append(fn)
+
+    def remove_presence_listener(self, fn: Callable[[Table], None]) -> None:
+        """Stop calling ``fn`` on presence changes; a listener not added is ignored."""
+        if fn in self._presence_listeners:
+            self._presence_listeners.remove(fn)
 
     # -- frames and summaries ------------------------------------------------------------------
     def seat_frame(self, seat: int, message: dict[str, str] | None = None) -> dict[str, Any]:
