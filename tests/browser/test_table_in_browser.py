@@ -400,3 +400,25 @@ def test_every_page_numbers_the_seats_from_0_like_the_engine(server, device):
     watch.page.wait_for_selector(".tl-lobby-seats")
     assert watch.page.locator(".tl-lobby-seats .tl-seat-name").all_inner_texts() == lobby
     assert not host.errors and not ana.errors and not watch.errors
+
+
+def test_the_host_page_offers_no_value_where_an_option_allows_it(server, device):
+    """BUS's speed limit with no card in progress: "none" (no limit, the default) or 5; the host
+    page sets each, and "none" reaches the table as no value."""
+    code = new_table(server, game="bus_city", options={"players": 2, "empty_speed": 5})
+    host = device("host")
+    host.page.goto(server.host_url(code))
+    select = host.page.locator("#tl-opt-empty_speed")
+    select.wait_for()
+    assert select.locator("option").all_inner_texts() == ["none", "5"]
+    assert select.locator("option:checked").inner_text() == "5"
+    select.select_option(label="none")
+    deadline = time.monotonic() + 10
+    while on_table(server, code, lambda t: t.options["empty_speed"]) is not None:
+        assert time.monotonic() < deadline, [m for m in host.received if m["type"] != "frame"]
+        time.sleep(0.05)
+    select.select_option(label="5")
+    while on_table(server, code, lambda t: t.options["empty_speed"]) != 5:
+        assert time.monotonic() < deadline + 10
+        time.sleep(0.05)
+    assert not host.errors

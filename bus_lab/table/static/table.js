@@ -1180,8 +1180,6 @@ class HostPage {
       if (!input) continue;
       if (p.choices) options[p.name] = p.choices[Number(input.value)];
       else if (input.value !== "") options[p.name] = Number(input.value);
-      // "none" as the default is said by leaving the option out (missing options default)
-      if (options[p.name] === null && p.default === null) delete options[p.name];
     }
     let people = [...this.form.querySelectorAll('input[name="person"]')].map((box) => box.checked);
     if (typeof options.players === "number" && options.players !== people.length) {
