@@ -188,3 +188,21 @@ def test_presence_listeners_hear_of_pages_without_a_new_version():
     heard.clear()
     table.presence_changed()
     assert heard == ["presence 2"]
+
+
+def test_the_host_frame_has_every_games_options_with_their_players():
+    from bus_lab.engine.registry import load_game, registered_games
+    from bus_lab.table.table import options_schema
+
+    frame = Table("ABCDE", game="ride_the_bus").host_frame()
+    games = {g["name"]: g for g in frame["games"]}
+    assert set(games) == set(registered_games())
+    for name, entry in games.items():
+        assert entry["params"] == options_schema(name)
+        players = next(p for p in entry["params"] if p["name"] == "players")
+        assert players["default"] == load_game(name).num_players
+        assert players["bounds"] is not None or players["choices"] is not None
+        assert "sheet" not in {p["name"] for p in entry["params"]}
+    bus = {p["name"]: p for p in games["bus_city"]["params"]}
+    assert bus["empty_speed"]["choices"] == [None, 5] and bus["empty_speed"]["default"] is None
+    assert frame["options_schema"] == games["ride_the_bus"]["params"]

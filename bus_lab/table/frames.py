@@ -248,7 +248,9 @@ def projector_frame(table: Table) -> dict[str, Any]:
 def host_frame(table: Table) -> dict[str, Any]:
     """The host's frame: the projector's frame plus ``lobby`` (:meth:`Table.lobby_info`: seats
     with names, kind, claimed and connected, never tokens), ``options_schema`` (the lobby form of
-    the current game), ``games`` (``[{name, title}]`` of every game), ``bots`` (the current
+    the current game), ``games`` (``[{name, title, params}]`` of every game, ``params`` its lobby form
+    as in ``options_schema``: names, choices or bounds, defaults, the number of players among them,
+    so the host page switches game with the right seats at once), ``bots`` (the current
     game's bot names) and ``can_record`` (a game has started, so a record can be saved).
 
     Args:
@@ -262,7 +264,10 @@ def host_frame(table: Table) -> dict[str, Any]:
     frame = projector_frame(table)
     frame["lobby"] = table.lobby_info()
     frame["options_schema"] = options_schema(table.game_name)
-    frame["games"] = [{"name": name, "title": load_game(name).title or name} for name in registered_games()]
+    frame["games"] = [
+        {"name": name, "title": load_game(name).title or name, "params": options_schema(name)}
+        for name in registered_games()
+    ]
     frame["bots"] = sorted(table.game.policies())
     frame["can_record"] = table.session is not None
     return frame

@@ -189,6 +189,8 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     page.wait_for_selector("#tl-opt-max_rounds")
     lobby = host.latest()["lobby"]
     assert lobby["game"] == "bus_city" and len(lobby["people"]) == 2
+    # the host frame knew BUS's number of players: the new game was set at the first try
+    assert not [m for m in host.received if m["type"] == "error"]
     page.fill("#tl-opt-max_rounds", "2")
     page.locator("#tl-opt-max_rounds").dispatch_event("change")
     page.wait_for_function("() => document.body.dataset.phase === 'lobby'")

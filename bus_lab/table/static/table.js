@@ -845,7 +845,6 @@ class HostPage {
     this.formGame = null; // the game the form was built for
     this.formSeats = null;
     this.confirming = null;
-    this.retryGame = null; // a game change waiting for the table to say how many seats it has
     if (!this.key) {
       this.say("This page needs the host link with its key (…#key=…): open the link the server printed or the notebook showed.");
       this.line.set("stopped", "Not connected: no host key.");
@@ -885,17 +884,7 @@ class HostPage {
       this.say("");
       this.draw(msg.frame);
     } else if (msg.type === "error") {
-      const text = String(msg.text);
-      // A new game with another number of seats: the table says how many, ask again with them.
-      const seats = /has (\d+) seats?, not/.exec(text);
-      if (this.retryGame && seats) {
-        const value = { ...this.retryGame, people: Array(Number(seats[1])).fill(true) };
-        this.retryGame = null;
-        this.command("configure", value);
-        return;
-      }
-      this.retryGame = null;
-      this.say(text);
+      this.say(String(msg.text));
       this.formGame = null; // draw the form again from the table's settings
       if (this.frame) this.drawForm(this.frame);
     } else if (msg.type === "record") download(`bus_lab-table-${this.code}.json`, String(msg.record));
@@ -908,7 +897,6 @@ class HostPage {
 
   draw(frame) {
     this.frame = frame;
-    this.retryGame = null;
     const t = frame.table || {};
     const lobby = frame.lobby || {};
     const phase = t.phase || lobby.phase || "lobby";
@@ -1168,7 +1156,8 @@ class HostPage {
     const seedText = (this.form.querySelector("#tl-seed") || { value: "" }).value.trim();
     const seed = seedText === "" ? null : Number(seedText);
     if (gameChanged) {
-      // another game: its own defaults; the table says how many seats they give
+      // another game: its own defaults, its number of players among them (the host frame has
+      // every game's options)
       const params = this.params(frame, game);
       const players = params.find((p) => p.name === "players");
       const n = players ? players.default : (lobby.people || [true]).length;
@@ -1196,7 +1185,6 @@ class HostPage {
       this.say("The seed is a whole number, 0 or more (or blank for unpredictable cards).");
       return;
     }
-    this.retryGame = gameChanged ? value : null;
     this.command("configure", value);
   }
 }
