@@ -16,6 +16,7 @@ import segno
 from bus_lab.engine.session import Session
 from bus_lab.table.codes import ALPHABET
 from bus_lab.table.host_widget import _SERVERS, NETWORK_WARNING, QR_SVG, TableHost
+from bus_lab.table.table import TableError
 from bus_lab.widgets import GameWidget
 
 pytestmark = pytest.mark.timeout(120)
@@ -187,6 +188,12 @@ def test_a_bad_setting_is_explained_in_the_message_line_and_changes_nothing(make
     assert table_value(host, lambda t: (t.game_name, dict(t.options))) == before
     host.configure(game="no_such_game")
     assert "no_such_game" in host.message_text and host.last_error is not None
+    # a component sheet (possibly a file on this computer) is not a table's option
+    host.configure(game="bus_city", options={"sheet": "/etc/passwd"})
+    assert "'sheet' cannot be set at a class table" in host.message_text
+    assert table_value(host, lambda t: (t.game_name, dict(t.options))) == before
+    with pytest.raises(TableError, match="'sheet' cannot be set"):
+        make_host("busstop", options={"sheet": "/etc/passwd"})
 
 
 # -- students join --------------------------------------------------------------------------------------

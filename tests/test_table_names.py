@@ -206,3 +206,27 @@ def test_the_host_frame_has_every_games_options_with_their_players():
     bus = {p["name"]: p for p in games["bus_city"]["params"]}
     assert bus["empty_speed"]["choices"] == [None, 5] and bus["empty_speed"]["default"] is None
     assert frame["options_schema"] == games["ride_the_bus"]["params"]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "says"),
+    [
+        ("bus_city", {"sheet": "/etc/passwd"}, "'sheet' cannot be set at a class table"),
+        ("busstop", {"sheet": None}, "'sheet' cannot be set at a class table"),
+        ("ride_the_bus", {"colour": 3}, "has no option 'colour'"),
+    ],
+)
+def test_configure_refuses_options_a_table_may_not_set(game, options, says):
+    from bus_lab.table.table import TableError
+
+    table = Table("ABCDE", game="ride_the_bus", options={"players": 3})
+    table.join("Ana")
+    before = (table.game_name, dict(table.options), [(s.name, s.kind) for s in table.seats])
+    with pytest.raises(TableError, match=says):
+        table.configure(game, options, [True, True])
+    assert (table.game_name, dict(table.options), [(s.name, s.kind) for s in table.seats]) == before
+    with pytest.raises(TableError, match=says):
+        Table("ABCDE", game=game, options=options)
+    # options with choices or a range are set as before
+    table.configure("bus_city", {"empty_speed": 5, "max_rounds": 3}, [True, True])
+    assert (table.options["empty_speed"], table.options["max_rounds"]) == (5, 3)

@@ -619,7 +619,7 @@ def test_host_lobby_commands() -> None:
         host.send({"type": "command", "name": "configure", "value": sheet})
         assert "cannot be set" in host.until("error")["text"]
         host.send({"type": "command", "name": "configure", "value": dict(value, game="chess")})
-        assert "unknown game" in host.until("error")["text"]
+        assert "there is no game 'chess'" in host.until("error")["text"]
         with s.seat("Ana") as ana, s.seat("Bo") as bo:
             assert (ana.welcome["seat"], bo.welcome["seat"]) == (0, 2)  # type: ignore[attr-defined]
             # new settings move people to the seats for people: each page follows its token
