@@ -326,9 +326,9 @@ def test_the_projector_never_shows_a_face_down_tile(make_host):
             host, lambda s=seat, a=legal[0]: (host.table.move(s, a, host.table.version), host.table.changed())
         )
     assert seen_hidden > 0, "no face-down tile was ever on the table"
-    # the board hides its step controls when a frame has none; on the projector they stay hidden
+    # the board hides its step controls when a frame has none (its own style keeps them hidden)
     assert "bl-projector" in host.projector._dom_classes
-    assert ".bl-projector [hidden]" in host.projector._css
+    assert ".bl-root [hidden]" in host.projector._css
 
 
 # -- the record -----------------------------------------------------------------------------------------

@@ -59,7 +59,6 @@ from typing import Any
 import ipywidgets as W
 import segno
 
-from bus_lab.board.assets import board_css
 from bus_lab.engine.core import Param
 from bus_lab.engine.registry import game_class, load_game, registered_games
 from bus_lab.table.table import FALLBACK_BOTS
@@ -188,20 +187,11 @@ def _with_slash(url: str) -> str:
 
 # -- the widget ----------------------------------------------------------------------------------
 
-#: The projector board's extra style: what the board hides stays hidden (its step controls: the
-#: table's own pace and the host's buttons drive the game, not Step or the timeline).
-PROJECTOR_CSS = """
-.bl-projector [hidden] {
-  display: none !important;
-}
-"""
-
 
 class ProjectorBoard(BoardWidget):
     """The board as the projector shows it (frames from ``Table.projector_frame``: the public
-    view, no moves, no step controls). Its element carries the class ``bl-projector``."""
-
-    _css = board_css() + PROJECTOR_CSS
+    view, no moves, no step controls: the board's own style keeps them hidden). Its element
+    carries the class ``bl-projector``."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
