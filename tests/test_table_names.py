@@ -76,6 +76,7 @@ def texts(frame: dict[str, Any]) -> dict[str, list[str]]:
         + [c for r in scores["rows"] for c in r["cells"]],
         "message": [frame["message"]["text"]] if frame["message"] else [],
         "holding": [frame["table"]["holding"] or ""],
+        "board status": [frame["view"].get("status", "")],
     }
 
 
@@ -127,7 +128,7 @@ def test_every_text_names_the_people_not_their_seat_numbers(game, options):
             if frame["moves"]:
                 assert frame["prompt"] == f"Your move, {NAMES[frame['table']['you']]}:"
     assert table.state().is_terminal()
-    assert {"status", "hint", "prompt", "log", "scores"} <= set(seen), seen
+    assert {"status", "hint", "prompt", "log", "scores", "board status"} <= set(seen), seen
     # the seat strip keeps its own names and seat numbers
     assert [s["name"] for s in table.seat_frame(0)["seats"]] == NAMES[:players]
 

@@ -214,6 +214,9 @@ def _base(table: Table, seat: int | None, message: dict[str, str] | None, movabl
         for key in ("label", "choice", "hint"):
             move[key] = _named(move[key], names)
     frame["table"]["holding"] = _named(frame["table"]["holding"], names)
+    view = frame["view"]
+    if isinstance(view, dict) and isinstance(view.get("status"), str):  # the board's own status line
+        frame["view"] = {**view, "status": name_seats(view["status"], names)}
     return frame
 
 
