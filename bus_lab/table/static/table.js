@@ -736,6 +736,51 @@ function seatPage(body) {
 
 // -- projector ------------------------------------------------------------------------------
 
+/** The width, in CSS pixels, a projector's page is laid out at before it is zoomed to the screen:
+ *  a 1280 px screen shows it 1.16 times larger, a 1920 px screen 1.75 times. */
+const PROJECTOR_WIDTH = 1100;
+/** Below this screen width the projector page is an ordinary page (a laptop window, a phone). */
+const PROJECTOR_MIN_SCREEN = 900;
+
+/** Zoom the projector's page to fill the screen's width; when it is then taller than the screen,
+ *  first let a board that scales (a grid drawn to the room it has) take less height, else zoom
+ *  less. Nothing to scroll on a projector: the join address and code stay in sight. */
+function fitProjector(main) {
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  if (vw < PROJECTOR_MIN_SCREEN) {
+    main.style.zoom = "";
+    main.style.width = "";
+    main.style.removeProperty("--tl-board-max");
+    delete document.body.dataset.zoom;
+    return;
+  }
+  const apply = (zoom, boardMax) => {
+    main.style.zoom = String(zoom);
+    main.style.width = `${Math.floor(vw / zoom)}px`;
+    main.style.setProperty("--tl-board-max", `${boardMax}px`);
+  };
+  const height = () => document.documentElement.scrollHeight;
+  let zoom = vw / PROJECTOR_WIDTH;
+  for (let i = 0; i < 6; i++) {
+    apply(zoom, 100000);
+    const tall = height();
+    if (tall <= vh + 1) break;
+    const board = main.querySelector(".tl-boardbox:not([hidden]) .bl-board");
+    if (board) {
+      const outside = (tall - board.getBoundingClientRect().height) / zoom; // CSS px around the board
+      const room = Math.floor(vh / zoom - outside - 2);
+      if (room >= 240) {
+        apply(zoom, room);
+        if (height() <= vh + 1 && board.scrollHeight <= board.clientHeight + 1) break;
+      }
+    }
+    if (zoom <= 0.6) break;
+    zoom = Math.max(0.6, zoom * (vh / tall) * 0.98);
+  }
+  document.body.dataset.zoom = zoom.toFixed(3);
+}
+
 function watchPage(body) {
   const code = normalizeCode(body.dataset.code);
   const app = document.getElementById("tl-app");
@@ -748,10 +793,23 @@ function watchPage(body) {
   const boardBox = el("div", { class: "tl-boardbox", hidden: true });
   const message = el("div", { class: "tl-pagemsg", role: "alert", hidden: true });
   app.replaceChildren(message, notice, lobby, boardBox);
+  const main = document.getElementById("tl-main") || app;
+  let fitDue = false;
+  const fit = () => {
+    if (fitDue) return;
+    fitDue = true;
+    requestAnimationFrame(() => {
+      fitDue = false;
+      fitProjector(main);
+    });
+  };
+  window.addEventListener("resize", fit);
+  fit();
   let board = null;
   const conn = new Connection({
     hello: () => ({ type: "watch", code }),
     onMessage: (msg) => {
+      fit(); // after this message is drawn
       if (msg.type === "frame") {
         const frame = msg.frame;
         const phase = phaseOf(frame);
