@@ -431,3 +431,14 @@ def test_the_panel_sees_pages_open_and_close_without_the_table_changing(make_hos
         assert after["seq"] > version
         assert after["message"] is None or after["message"]["kind"] != "error"
     wait_for(lambda: host.seats[seat]["connected"] == 0)
+
+
+def test_the_panel_numbers_seats_from_0_like_the_engine_and_the_pages(make_host):
+    host = make_host("bus_and_stop", options={"players": 3})
+    on_loop(host, lambda: (host.table.join("Ana"), host.table.changed()))
+    wait_for(lambda: host.joined == ["Ana"])
+    shown = [c.description for c in host.seat_controls if c.layout.display != "none"]
+    assert shown[:3] == ["Seat 0", "Seat 1", "Seat 2"]
+    assert "<td>Seat 0</td><td>Ana</td>" in host.seat_list.value
+    assert "<td>Seat 2</td>" in host.seat_list.value and "Seat 3" not in host.seat_list.value
+    assert [label for label, _ in host.seat_choice.options] == ["Seat 0", "Seat 1", "Seat 2"]

@@ -108,6 +108,10 @@ def test_the_projector_fills_the_screen_and_reads_from_afar(browser, server, gam
         assert m["text_px"] >= MIN_TEXT_PX[width], m
         if width == 1920:
             assert m["zoom"] >= 1.5, m  # a wide screen shows everything larger
+        # the board names the people at their seats (plain text), the bot's seat by its number
+        shown = page.inner_text("#tl-app")
+        assert "Ana" in shown and "Ben" in shown and "Seat 2" in shown
+        assert "Seat 0" not in shown and "Seat 1" not in shown, shown
         assert not errors
     finally:
         context.close()
