@@ -401,7 +401,16 @@ def test_every_page_numbers_the_seats_from_0_like_the_engine(server, device):
     watch.page.goto(server.watch_url(code))
     watch.page.wait_for_selector(".tl-lobby-seats")
     assert watch.page.locator(".tl-lobby-seats .tl-seat-name").all_inner_texts() == lobby
-    assert not host.errors and not ana.errors and not watch.errors
+    # a name is plain text everywhere: characters of markup show as typed
+    odd = device('Bo & "Al" &amp;')
+    odd.join(server, code)
+    host.page.wait_for_selector(".tl-seat-list :text('Seat 1 · Bo')")
+    assert host.page.locator(".tl-seat-list .tl-seat-name").all_inner_texts()[1] == 'Seat 1 · Bo & "Al" &amp;'
+    on_table(server, code, lambda t: t.start())
+    watch.page.wait_for_selector("#tl-app .bl-seats")
+    assert 'Bo & "Al" &amp;' in watch.page.inner_text("#tl-app .bl-seats")
+    assert 'Bo & "Al" &amp;' in odd.page.inner_text("#tl-app")
+    assert not host.errors and not ana.errors and not watch.errors and not odd.errors
 
 
 def test_the_host_page_offers_no_value_where_an_option_allows_it(server, device):
