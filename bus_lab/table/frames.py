@@ -21,7 +21,10 @@ module (``core.js`` in table mode) reads::
 A seat's frame draws that seat's ``view(seat)`` and lists moves only when that seat is a
 person's, it is its decision and the game is being played (not paused). The projector's draws
 the game's public view (``state.public_view()``: no seat's private information) and never has
-moves. The host's is the projector's plus the lobby (``"lobby"``, ``"options_schema"``,
+moves. Every text of a frame (heading, status, hint, prompt, message, log, moves' words,
+blocked reasons, scores, the view's ``status``) names a seat a person took by that person's
+name instead of the games' ``"Seat 1"`` (:func:`name_seats`); bots' seats keep their number.
+The host's is the projector's plus the lobby (``"lobby"``, ``"options_schema"``,
 ``"games"``, ``"bots"``). No frame holds a seat's token, the host key, the seed or the history.
 """
 
