@@ -16,6 +16,7 @@ import segno
 from bus_lab.engine.session import Session
 from bus_lab.table.codes import ALPHABET
 from bus_lab.table.host_widget import _SERVERS, NETWORK_WARNING, QR_SVG, TableHost
+from bus_lab.table.table import TableError
 from bus_lab.widgets import GameWidget
 
 pytestmark = pytest.mark.timeout(120)
@@ -187,6 +188,12 @@ def test_a_bad_setting_is_explained_in_the_message_line_and_changes_nothing(make
     assert table_value(host, lambda t: (t.game_name, dict(t.options))) == before
     host.configure(game="no_such_game")
     assert "no_such_game" in host.message_text and host.last_error is not None
+    # a component sheet (possibly a file on this computer) is not a table's option
+    host.configure(game="bus_city", options={"sheet": "/etc/passwd"})
+    assert "'sheet' cannot be set at a class table" in host.message_text
+    assert table_value(host, lambda t: (t.game_name, dict(t.options))) == before
+    with pytest.raises(TableError, match="'sheet' cannot be set"):
+        make_host("busstop", options={"sheet": "/etc/passwd"})
 
 
 # -- students join --------------------------------------------------------------------------------------
@@ -319,9 +326,9 @@ def test_the_projector_never_shows_a_face_down_tile(make_host):
             host, lambda s=seat, a=legal[0]: (host.table.move(s, a, host.table.version), host.table.changed())
         )
     assert seen_hidden > 0, "no face-down tile was ever on the table"
-    # the board hides its step controls when a frame has none; on the projector they stay hidden
+    # the board hides its step controls when a frame has none (its own style keeps them hidden)
     assert "bl-projector" in host.projector._dom_classes
-    assert ".bl-projector [hidden]" in host.projector._css
+    assert ".bl-root [hidden]" in host.projector._css
 
 
 # -- the record -----------------------------------------------------------------------------------------
@@ -381,3 +388,57 @@ def test_open_to_the_network_it_shows_the_address_to_share_and_one_warning(make_
     assert host.network_note.value.count(NETWORK_WARNING) == 1
     assert f"http://192.168.1.20:{host.port}/" in host.network_note.value
     assert server_answers(f"http://127.0.0.1:{host.port}/")
+
+
+def test_the_panel_sees_pages_open_and_close_without_the_table_changing(make_host):
+    """Who is connected reaches the panel by itself (no refresh, no change of the table): its
+    version stays, so a move sent before another page opened is still current."""
+    from websockets.sync.client import connect
+
+    host = make_host("ride_the_bus", options={"players": 3}, people=[True, False, False])
+    ws_url = host.join_url.replace("http://", "ws://") + "ws"
+    origin = host.join_url.rstrip("/")
+
+    def next_frame(ws: Any) -> dict[str, Any]:
+        while True:
+            message = json.loads(ws.recv(timeout=LIVE_S))
+            if message["type"] == "frame":
+                return message["frame"]
+            assert message["type"] in ("welcome", "pong"), message
+
+    with connect(ws_url, proxy=None, origin=origin) as ana:
+        ana.send(json.dumps({"type": "join", "code": host.code, "name": "Ana"}))
+        welcome = json.loads(ana.recv(timeout=LIVE_S))
+        seat, token = welcome["seat"], welcome["token"]
+        wait_for(lambda: host.seats[seat]["connected"] == 1)
+        on_loop(host, lambda: (host.table.start(), host.table.run_automatic(), host.table.changed()))
+        frame = next_frame(ana)
+        while not frame["moves"]:
+            frame = next_frame(ana)
+        version = table_value(host, lambda t: t.version)
+        assert frame["seq"] == version
+        with connect(ws_url, proxy=None, origin=origin) as phone:  # Ana's second page
+            phone.send(json.dumps({"type": "resume", "code": host.code, "token": token}))
+            assert json.loads(phone.recv(timeout=LIVE_S))["type"] == "welcome"
+            wait_for(lambda: host.seats[seat]["connected"] == 2)
+            assert "2 pages open" in host.seat_list.value
+            assert table_value(host, lambda t: t.version) == version
+        wait_for(lambda: host.seats[seat]["connected"] == 1)
+        assert table_value(host, lambda t: t.version) == version
+        # the move made with the frame from before the second page is not stale
+        ana.send(json.dumps({"type": "move", "action": frame["moves"][0]["action"], "seq": frame["seq"]}))
+        after = next_frame(ana)  # an error (a stale move) would stop next_frame
+        assert after["seq"] > version
+        assert after["message"] is None or after["message"]["kind"] != "error"
+    wait_for(lambda: host.seats[seat]["connected"] == 0)
+
+
+def test_the_panel_numbers_seats_from_0_like_the_engine_and_the_pages(make_host):
+    host = make_host("bus_and_stop", options={"players": 3})
+    on_loop(host, lambda: (host.table.join("Ana"), host.table.changed()))
+    wait_for(lambda: host.joined == ["Ana"])
+    shown = [c.description for c in host.seat_controls if c.layout.display != "none"]
+    assert shown[:3] == ["Seat 0", "Seat 1", "Seat 2"]
+    assert "<td>Seat 0</td><td>Ana</td>" in host.seat_list.value
+    assert "<td>Seat 2</td>" in host.seat_list.value and "Seat 3" not in host.seat_list.value
+    assert [label for label, _ in host.seat_choice.options] == ["Seat 0", "Seat 1", "Seat 2"]

@@ -198,7 +198,6 @@ def test_configure_value_is_checked() -> None:
         ({"people": []}, "people must list 1 to 16"),
         ({"people": [True] * 17}, "people must list 1 to 16"),
         ({"options": {"sheet": {"a": 1}}}, "must be true/false"),
-        ({"options": {"players": None}}, "must be true/false"),
         ({"options": {"players": 2.0}}, "must be true/false"),
         ({"options": {"Bad Name": 1}}, "option name"),
         ({"options": []}, "options must be an object"),
@@ -208,6 +207,9 @@ def test_configure_value_is_checked() -> None:
     ]:
         with pytest.raises(ProtocolError, match=says):
             parse_message(configure_message(**change), "host")
+    # "no value" passes the message checks; the game's parameter says whether it is allowed
+    parsed = parse_message(configure_message(game="bus_city", options={"empty_speed": None}), "host")
+    assert isinstance(parsed.value, ConfigureValue) and parsed.value.options == {"empty_speed": None}
     with pytest.raises(ProtocolError, match="exactly"):
         parse_message(
             json.dumps({"type": "command", "name": "configure", "value": {"game": "busstop"}}),
@@ -617,7 +619,7 @@ def test_host_lobby_commands() -> None:
         host.send({"type": "command", "name": "configure", "value": sheet})
         assert "cannot be set" in host.until("error")["text"]
         host.send({"type": "command", "name": "configure", "value": dict(value, game="chess")})
-        assert "unknown game" in host.until("error")["text"]
+        assert "there is no game 'chess'" in host.until("error")["text"]
         with s.seat("Ana") as ana, s.seat("Bo") as bo:
             assert (ana.welcome["seat"], bo.welcome["seat"]) == (0, 2)  # type: ignore[attr-defined]
             # new settings move people to the seats for people: each page follows its token
@@ -632,6 +634,32 @@ def test_host_lobby_commands() -> None:
             assert code == 4403 and seen[-1]["type"] == "refused"
             frame = host.frame(lambda f: f["seq"] > moved["seq"])
             assert [seat["name"] for seat in frame["seats"]] == ["Seat 0", "Seat 1", "Bo"]
+
+
+def test_an_option_with_no_value_is_set_where_the_game_allows_it() -> None:
+    with served() as s, s.host() as host:
+        host.frame()
+        value = {
+            "game": "bus_city",
+            "options": {"empty_speed": 5},
+            "people": [True, True],
+            "bot": "random",
+            "seed": None,
+        }
+        host.send({"type": "command", "name": "configure", "value": value})
+        frame = host.frame(lambda f: f["lobby"]["options"].get("empty_speed") == 5)
+        assert frame["lobby"]["game"] == "bus_city"
+        host.send(
+            {"type": "command", "name": "configure", "value": dict(value, options={"empty_speed": None})}
+        )
+        frame = host.frame(lambda f: f["lobby"]["options"].get("empty_speed", 5) is None)
+        assert s.on_loop(lambda: s.table.options["empty_speed"]) is None
+        # where the game's parameter has no "no value", the table says so and nothing changes
+        host.send(
+            {"type": "command", "name": "configure", "value": dict(value, options={"max_rounds": None})}
+        )
+        assert "max_rounds=None is not allowed" in host.until("error")["text"]
+        assert s.on_loop(lambda: s.table.options["max_rounds"]) == 50
 
 
 def test_lobby_changes_made_outside_the_protocol_reach_the_pages() -> None:

@@ -21,12 +21,17 @@ module (``core.js`` in table mode) reads::
 A seat's frame draws that seat's ``view(seat)`` and lists moves only when that seat is a
 person's, it is its decision and the game is being played (not paused). The projector's draws
 the game's public view (``state.public_view()``: no seat's private information) and never has
-moves. The host's is the projector's plus the lobby (``"lobby"``, ``"options_schema"``,
+moves. Every text of a frame (heading, status, hint, prompt, message, log, moves' words,
+blocked reasons, scores, the view's ``status``) names a seat a person took by that person's
+name instead of the games' ``"Seat 1"`` (:func:`name_seats`); bots' seats keep their number.
+The host's is the projector's plus the lobby (``"lobby"``, ``"options_schema"``,
 ``"games"``, ``"bots"``). No frame holds a seat's token, the host key, the seed or the history.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from bus_lab.board.frame import adapter_for, board_frame, step_text
@@ -36,10 +41,64 @@ from bus_lab.engine.registry import load_game, registered_games
 if TYPE_CHECKING:
     from bus_lab.table.table import Table
 
-__all__ = ["MAX_LOG", "host_frame", "projector_frame", "seat_frame"]
+__all__ = [
+    "MAX_LOG",
+    "SEAT_PHRASE",
+    "host_frame",
+    "name_seats",
+    "projector_frame",
+    "seat_frame",
+    "seat_names",
+]
 
 #: How many of the latest events a frame's log carries (newest first).
 MAX_LOG = 40
+
+#: How the games' texts name a seat: ``"Seat 1"`` (also in ``"Seat 1's"``) and ``"seat 1"`` (move
+#: labels such as ``"give to seat 1"``). The number is matched whole: ``"Seat 1"`` is never found
+#: inside ``"Seat 10"``, and ``"seats 0 to 3"`` names no seat.
+SEAT_PHRASE = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def seat_names(table: Table) -> dict[int, str]:
+    """The names that replace ``"Seat n"`` in a table's texts: each seat a person has taken (also
+    while a bot plays it for them). Bot seats and seats no one has taken keep ``"Seat n"``."""
+    return {
+        info.seat: info.name
+        for info in table.seats
+        if info.claimed and (info.kind == "person" or info.away_person) and info.name != f"Seat {info.seat}"
+    }
+
+
+def name_seats(text: str, names: Mapping[int, str]) -> str:
+    """``text`` with every seat phrase (:data:`SEAT_PHRASE`) of a seat in ``names`` replaced by
+    its name, in one pass (a name that looks like a seat phrase is never replaced again).
+
+    Args:
+        text (str): a text made by a game or the table (status, event, move label, ...).
+        names (Mapping[int, str]): seat -> name (:func:`seat_names`).
+
+    Returns:
+        str: the text as the table's pages show it.
+    """
+    if not names or not text:
+        return text
+
+    def swap(match: re.Match[str]) -> str:
+        return names.get(int(match.group(1)), match.group(0))
+
+    return SEAT_PHRASE.sub(swap, text)
+
+
+def _named(value: Any, names: Mapping[int, str]) -> Any:
+    """Every string inside ``value`` (dicts, lists) passed through :func:`name_seats`."""
+    if isinstance(value, str):
+        return name_seats(value, names)
+    if isinstance(value, dict):
+        return {k: _named(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    return value
 
 
 def _movable(table: Table, seat: int | None, state: State) -> bool:
@@ -73,10 +132,10 @@ def _hint(table: Table, seat: int | None, state: State, movable: bool) -> str:
     player = state.current_player()
     info = table.seats[player]
     if info.kind == "bot":
-        return f"{info.name} is played by the {info.bot} bot: its move comes in a moment."
+        return f"Seat {player} is played by the {info.bot} bot: its move comes in a moment."
     if seat is not None and player == seat:
         return "Your move."
-    return f"Waiting for {info.name} to move."
+    return f"Waiting for Seat {player} to move."
 
 
 def _now(table: Table, state: State) -> str:
@@ -106,7 +165,7 @@ def _base(table: Table, seat: int | None, message: dict[str, str] | None, movabl
         message = {"kind": "note", "text": table.notice}
 
     def name_of(s: int) -> str:
-        return table.seats[s].name
+        return f"Seat {s}"  # named like the games' texts; every text gets the people's names below
 
     def kind_of(s: int) -> str:
         info = table.seats[s]
@@ -121,7 +180,7 @@ def _base(table: Table, seat: int | None, message: dict[str, str] | None, movabl
         heading=frame["heading"],
         status={"last": last, "now": _now(table, state), "hint": _hint(table, seat, state, movable)},
         message=None if message is None else {"kind": str(message["kind"]), "text": str(message["text"])},
-        prompt=f"Your move, {table.seats[seat].name}:" if movable and seat is not None else "",
+        prompt=f"Your move, Seat {seat}:" if movable and seat is not None else "",
         seats=[
             {
                 "seat": info.seat,
@@ -150,6 +209,17 @@ def _base(table: Table, seat: int | None, message: dict[str, str] | None, movabl
             "title": table.title,
         },
     )
+    # the texts name seats as the games do ("Seat 1"); a person's seat reads their name instead
+    names = seat_names(table)
+    for key in ("heading", "status", "message", "prompt", "scores", "log", "blocked"):
+        frame[key] = _named(frame[key], names)
+    for move in frame["moves"]:  # the words only: "path" holds the board's target keys
+        for key in ("label", "choice", "hint"):
+            move[key] = _named(move[key], names)
+    frame["table"]["holding"] = _named(frame["table"]["holding"], names)
+    view = frame["view"]
+    if isinstance(view, dict) and isinstance(view.get("status"), str):  # the board's own status line
+        frame["view"] = {**view, "status": name_seats(view["status"], names)}
     return frame
 
 
@@ -184,7 +254,9 @@ def projector_frame(table: Table) -> dict[str, Any]:
 def host_frame(table: Table) -> dict[str, Any]:
     """The host's frame: the projector's frame plus ``lobby`` (:meth:`Table.lobby_info`: seats
     with names, kind, claimed and connected, never tokens), ``options_schema`` (the lobby form of
-    the current game), ``games`` (``[{name, title}]`` of every game), ``bots`` (the current
+    the current game), ``games`` (``[{name, title, params}]`` of every game, ``params`` its lobby form
+    as in ``options_schema``: names, choices or bounds, defaults, the number of players among them,
+    so the host page switches game with the right seats at once), ``bots`` (the current
     game's bot names) and ``can_record`` (a game has started, so a record can be saved).
 
     Args:
@@ -198,7 +270,10 @@ def host_frame(table: Table) -> dict[str, Any]:
     frame = projector_frame(table)
     frame["lobby"] = table.lobby_info()
     frame["options_schema"] = options_schema(table.game_name)
-    frame["games"] = [{"name": name, "title": load_game(name).title or name} for name in registered_games()]
+    frame["games"] = [
+        {"name": name, "title": load_game(name).title or name, "params": options_schema(name)}
+        for name in registered_games()
+    ]
     frame["bots"] = sorted(table.game.policies())
     frame["can_record"] = table.session is not None
     return frame

@@ -59,7 +59,6 @@ from typing import Any
 import ipywidgets as W
 import segno
 
-from bus_lab.board.assets import board_css
 from bus_lab.engine.core import Param
 from bus_lab.engine.registry import game_class, load_game, registered_games
 from bus_lab.table.table import FALLBACK_BOTS
@@ -188,20 +187,11 @@ def _with_slash(url: str) -> str:
 
 # -- the widget ----------------------------------------------------------------------------------
 
-#: The projector board's extra style: what the board hides stays hidden (its step controls: the
-#: table's own pace and the host's buttons drive the game, not Step or the timeline).
-PROJECTOR_CSS = """
-.bl-projector [hidden] {
-  display: none !important;
-}
-"""
-
 
 class ProjectorBoard(BoardWidget):
     """The board as the projector shows it (frames from ``Table.projector_frame``: the public
-    view, no moves, no step controls). Its element carries the class ``bl-projector``."""
-
-    _css = board_css() + PROJECTOR_CSS
+    view, no moves, no step controls: the board's own style keeps them hidden). Its element
+    carries the class ``bl-projector``."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -280,6 +270,8 @@ class TableHost:
         self._drawn_phase = "lobby"
         self._build(game, dict(options or {}), people, bot, seed)
         self.server.call(self.table.add_listener, self._on_table_changed)
+        # pages opening and closing change no version: the panel hears of them apart
+        self.server.call(self.table.add_presence_listener, self._on_table_changed)
         self.refresh()
 
     # -- addresses ---------------------------------------------------------------------------
@@ -899,6 +891,7 @@ class TableHost:
 
     def _close_on_loop(self) -> None:
         self.table.remove_listener(self._on_table_changed)
+        self.table.remove_presence_listener(self._on_table_changed)
         if self.table.phase != "closed":
             self.table.close()
             self.table.changed()
@@ -969,8 +962,8 @@ class TableHost:
         self._show_snapshot(snapshot)
 
     def refresh(self) -> None:
-        """Read the table again now (the panel also follows every change of the table by itself;
-        pages opened or closed without a change show at the next one)."""
+        """Read the table again now (the panel also follows every change of the table, and
+        every page of a seat opening or closing, by itself)."""
         if self.closed:
             return
         try:

@@ -167,14 +167,15 @@ class ConfigureValue:
 
     Attributes:
         game (str): the registered game name (lower-case word).
-        options (dict[str, bool | int | str]): game parameters by name (scalars only).
+        options (dict[str, bool | int | str | None]): game parameters by name (scalars only;
+            ``None`` where the game's parameter allows no value, e.g. BUS's ``empty_speed``).
         people (list[bool]): per seat, True when a person plays it (1 to :data:`MAX_SEATS`).
         bot (str): the bot policy for the other seats.
         seed (int | None): a fixed seed (0 to 2**63 - 1), or None for a secret random one.
     """
 
     game: str
-    options: dict[str, bool | int | str]
+    options: dict[str, bool | int | str | None]
     people: list[bool]
     bot: str
     seed: int | None
@@ -379,7 +380,7 @@ def parse_configure(value: object, max_seats: int = MAX_SEATS) -> ConfigureValue
     """Validate the value of a ``configure`` command (shape and types; the table checks the rules).
 
     Args:
-        value: ``{"game": str, "options": {name: bool|int|str}, "people": [bool, ...],
+        value: ``{"game": str, "options": {name: bool|int|str|null}, "people": [bool, ...],
             "bot": str, "seed": int|null}``.
         max_seats (int): the most entries ``people`` may have.
 
@@ -403,18 +404,20 @@ def parse_configure(value: object, max_seats: int = MAX_SEATS) -> ConfigureValue
         raise ProtocolError("the options must be an object")
     if len(options_in) > MAX_OPTIONS:
         raise ProtocolError(f"too many options (at most {MAX_OPTIONS})")
-    options: dict[str, bool | int | str] = {}
+    options: dict[str, bool | int | str | None] = {}
     for key, option in options_in.items():
         if not WORD_RE.fullmatch(key) or len(key) > MAX_WORD_CHARS:
             raise ProtocolError("an option name is not well formed")
-        if type(option) is bool:
+        if option is None:  # "no value" (BUS's empty_speed); the game's Param says if it may be
+            options[key] = None
+        elif type(option) is bool:
             options[key] = option
         elif type(option) is int:
             options[key] = check_int(option, f"the option {key}", -MAX_OPTION_INT, MAX_OPTION_INT)
         elif isinstance(option, str):
             options[key] = check_text(option, f"the option {key}", MAX_OPTION_TEXT_CHARS, 0)
         else:
-            raise ProtocolError(f"the option {key} must be true/false, a whole number or a word")
+            raise ProtocolError(f"the option {key} must be true/false, a whole number, a word or null")
     people_in = value["people"]
     if not isinstance(people_in, list) or not 1 <= len(people_in) <= max_seats:
         raise ProtocolError(f"people must list 1 to {max_seats} seats")

@@ -46,7 +46,6 @@ from starlette.websockets import WebSocket
 
 from bus_lab.board.assets import board_css, board_esm
 from bus_lab.engine.errors import BusLabError
-from bus_lab.engine.registry import game_class
 from bus_lab.table import pages
 from bus_lab.table.codes import normalize_code, same_secret
 from bus_lab.table.hub import Hub
@@ -266,10 +265,12 @@ class TableApp:
         self.wake(table)
 
     def refresh_hosts(self, table: Table) -> None:
-        """Re-send the host frames only (who is connected changed; the table itself did not)."""
+        """Re-send the host frames only and tell the table's presence listeners (who is
+        connected changed; the table itself did not, so its version stays)."""
         for conn in self.connections.get(table.code, ()):
             if conn.role == "host":
                 conn.want_frame()
+        table.presence_changed()
 
     def closed(self, table: Table, text: str) -> None:
         """Tell every device of a closed table, close their sockets and forget the table."""
@@ -543,7 +544,7 @@ class TableApp:
             return
         if name == "configure":
             assert isinstance(value, ConfigureValue)
-            _check_settable(value)
+            # the table refuses what a page may not set (a sheet's file path) and unknown options
             table.configure(value.game, dict(value.options), list(value.people), value.bot, value.seed)
         elif name == "start":
             table.start()
@@ -594,19 +595,6 @@ def _dumps(message: dict[str, Any]) -> str:
 def _code_text(text: str) -> str:
     """A code as typed, reduced to letters, digits and dashes (safe to show back)."""
     return re.sub(r"[^A-Za-z0-9-]", "", text)[:MAX_CODE_CHARS]
-
-
-def _check_settable(value: ConfigureValue) -> None:
-    """Refuse options a page may not set: unknown names, or ones with no choices or bounds
-    (such as a component sheet's file path)."""
-    try:
-        params = {p.name: p for p in game_class(value.game).PARAMS}
-    except BusLabError as exc:
-        raise TableError(str(exc)) from None
-    for name in value.options:
-        param = params.get(name)
-        if param is None or (param.choices is None and param.bounds is None):
-            raise TableError(f"The option {name!r} cannot be set for this game.")
 
 
 async def _refuse(websocket: WebSocket, code: int, text: str) -> None:

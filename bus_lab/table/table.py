@@ -191,6 +191,29 @@ def options_schema(game_name: str) -> list[dict[str, Any]]:
     ]
 
 
+def check_settable(game_name: str, options: dict[str, Any]) -> None:
+    """Refuse options a class table may not set: a name the game does not have, or a parameter
+    with neither a list of choices nor a range (such as a component sheet, which may be a file
+    path on the server). The values themselves are checked by the game.
+
+    Raises:
+        TableError: the first such option, said in words.
+    """
+    params = {p.name: p for p in load_game(game_name).PARAMS}
+    for name in options:
+        param = params.get(name)
+        if param is None:
+            raise TableError(
+                f"{load_game(game_name).title or game_name} has no option {str(name)[:40]!r}: "
+                f"its options are {', '.join(p['name'] for p in options_schema(game_name))}"
+            )
+        if param.choices is None and param.bounds is None:
+            raise TableError(
+                f"the option {name!r} cannot be set at a class table: only options with a list of "
+                "choices or a range can (a sheet or a file path stays in the notebook)"
+            )
+
+
 class Table:
     """One class table: a game, its seats, and what people and the host may do.
 
@@ -250,6 +273,7 @@ class Table:
         self._game: Game | None = None
         self._preview: State | None = None
         self._listeners: list[Callable[[Table], None]] = []
+        self._presence_listeners: list[Callable[[Table], None]] = []
         self._events_before = 0
         self._released_at = -1
         self._stepped = False
@@ -327,8 +351,9 @@ class Table:
             seed (int | None): a fixed seed (the same deal again), or ``None`` for a secret one.
 
         Raises:
-            TableError: not in the lobby, an unknown game or bot, options the game refuses (the
-                game's own words), ``people`` of the wrong length, or fewer person seats than
+            TableError: not in the lobby, an unknown game or bot, an option a table may not set
+                (:func:`check_settable`: one with neither choices nor a range, e.g. ``sheet``),
+                options the game refuses (the game's own words), ``people`` of the wrong length, or fewer person seats than
                 people who have joined. Nothing changes then.
         """
         self._require("lobby", doing="changing the game")
@@ -343,6 +368,7 @@ class Table:
             )
         if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
             raise TableError("the options are a list of names and values")
+        check_settable(game, options)
         try:
             loaded = load_game(game, **options)
         except (ParameterError, TypeError, ValueError) as exc:
@@ -734,6 +760,26 @@ class Table:
         """Stop calling ``fn``; a listener not added is ignored."""
         if fn in self._listeners:
             self._listeners.remove(fn)
+
+    def presence_changed(self) -> None:
+        """Say who is connected changed (a page of a seat opened or closed): every presence
+        listener is called with the table. Nothing of the table changed, so :attr:`version` stays
+        (a move sent with the current version is still current) and :meth:`changed`'s listeners
+        are not called."""
+        for listener in list(self._presence_listeners):
+            try:
+                listener(self)
+            except Exception:  # one listener's trouble must not stop the others
+                continue
+
+    def add_presence_listener(self, fn: Callable[[Table], None]) -> None:
+        """Call ``fn(table)`` after every :meth:`presence_changed` (on the caller's thread)."""
+        self._presence_listeners.append(fn)
+
+    def remove_presence_listener(self, fn: Callable[[Table], None]) -> None:
+        """Stop calling ``fn`` on presence changes; a listener not added is ignored."""
+        if fn in self._presence_listeners:
+            self._presence_listeners.remove(fn)
 
     # -- frames and summaries ------------------------------------------------------------------
     def seat_frame(self, seat: int, message: dict[str, str] | None = None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ import time
 import pytest
 from table_client import PageClient, wait_a_moment
 
+from bus_lab.table.frames import name_seats, seat_names
 from bus_lab.table.runner import TableServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -256,6 +257,9 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
             f["moves"] == [] and f["table"]["you"] is None for f in projector.frames
         )
         public = table_truth(server, code, lambda t: json.loads(json.dumps(t.state().public_view())))
+        # the board's status line names the people, as every text of the table does
+        names = table_truth(server, code, seat_names)
+        public["status"] = name_seats(public["status"], names)
         projector.page.wait_for_function(
             "seq => Number(document.querySelector('#tl-app .bl-root').dataset.seq) >= seq",
             arg=max(f["seq"] for f in students[0].frames),

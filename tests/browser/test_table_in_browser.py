@@ -189,6 +189,8 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     page.wait_for_selector("#tl-opt-max_rounds")
     lobby = host.latest()["lobby"]
     assert lobby["game"] == "bus_city" and len(lobby["people"]) == 2
+    # the host frame knew BUS's number of players: the new game was set at the first try
+    assert not [m for m in host.received if m["type"] == "error"]
     page.fill("#tl-opt-max_rounds", "2")
     page.locator("#tl-opt-max_rounds").dispatch_event("change")
     page.wait_for_function("() => document.body.dataset.phase === 'lobby'")
@@ -377,3 +379,57 @@ def test_a_phone_that_wakes_up_checks_its_connection(server, device):
     again = [m for m in ana.received if m["type"] == "welcome"][welcomes:]
     assert again and again[-1]["seat"] == seat
     assert not ana.errors
+
+
+def test_every_page_numbers_the_seats_from_0_like_the_engine(server, device):
+    """The host's lobby form, its seat list, the lobby on a student's page and the projector all
+    say Seat 0 for the first seat (the engine's number), with the name of who sits there."""
+    code = new_table(server, game="bus_and_stop", options={"players": 3})
+    host = device("host")
+    host.page.goto(server.host_url(code))
+    host.page.wait_for_selector('input[name="person"][data-seat="2"]')
+    ana = device("Ana", PHONE)
+    ana.join(server, code)
+    host.page.wait_for_selector(".tl-seat-list:has-text('Ana')")
+    labels = host.page.locator(".tl-people label").all_inner_texts()
+    assert [t.strip() for t in labels] == ["Seat 0 · Ana: a person", "Seat 1: a person", "Seat 2: a person"]
+    listed = host.page.locator(".tl-seat-list .tl-seat-name").all_inner_texts()
+    assert listed == ["Seat 0 · Ana", "Seat 1", "Seat 2"]
+    lobby = ana.page.locator(".tl-lobby-seats .tl-seat-name").all_inner_texts()
+    assert lobby == ["Seat 0 · Ana", "Seat 1", "Seat 2"]
+    watch = device("projector")
+    watch.page.goto(server.watch_url(code))
+    watch.page.wait_for_selector(".tl-lobby-seats")
+    assert watch.page.locator(".tl-lobby-seats .tl-seat-name").all_inner_texts() == lobby
+    # a name is plain text everywhere: characters of markup show as typed
+    odd = device('Bo & "Al" &amp;')
+    odd.join(server, code)
+    host.page.wait_for_selector(".tl-seat-list :text('Seat 1 · Bo')")
+    assert host.page.locator(".tl-seat-list .tl-seat-name").all_inner_texts()[1] == 'Seat 1 · Bo & "Al" &amp;'
+    on_table(server, code, lambda t: t.start())
+    watch.page.wait_for_selector("#tl-app .bl-seats")
+    assert 'Bo & "Al" &amp;' in watch.page.inner_text("#tl-app .bl-seats")
+    assert 'Bo & "Al" &amp;' in odd.page.inner_text("#tl-app")
+    assert not host.errors and not ana.errors and not watch.errors and not odd.errors
+
+
+def test_the_host_page_offers_no_value_where_an_option_allows_it(server, device):
+    """BUS's speed limit with no card in progress: "none" (no limit, the default) or 5; the host
+    page sets each, and "none" reaches the table as no value."""
+    code = new_table(server, game="bus_city", options={"players": 2, "empty_speed": 5})
+    host = device("host")
+    host.page.goto(server.host_url(code))
+    select = host.page.locator("#tl-opt-empty_speed")
+    select.wait_for()
+    assert select.locator("option").all_inner_texts() == ["none", "5"]
+    assert select.locator("option:checked").inner_text() == "5"
+    select.select_option(label="none")
+    deadline = time.monotonic() + 10
+    while on_table(server, code, lambda t: t.options["empty_speed"]) is not None:
+        assert time.monotonic() < deadline, [m for m in host.received if m["type"] != "frame"]
+        time.sleep(0.05)
+    select.select_option(label="5")
+    while on_table(server, code, lambda t: t.options["empty_speed"]) != 5:
+        assert time.monotonic() < deadline + 10
+        time.sleep(0.05)
+    assert not host.errors

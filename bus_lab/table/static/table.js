@@ -356,6 +356,13 @@ class FrameBoard {
   }
 }
 
+/** A seat as every page names it: the engine's number (Seat 0 is the first), then who sits
+ * there ("Seat 0 · Ana"; an empty or bot seat is just "Seat 3"). */
+function seatLabel(s) {
+  const number = `Seat ${s.seat}`;
+  return !s.name || s.name === number ? number : `${number} · ${s.name}`;
+}
+
 function phaseOf(frame) {
   if (frame && frame.table && frame.table.phase) return frame.table.phase;
   return frame && frame.view ? "playing" : "lobby";
@@ -391,7 +398,7 @@ function lobbyView(frame, you) {
         el(
           "li",
           { "data-seat": s.seat, "data-kind": s.kind, class: s.seat === you ? "tl-you" : null },
-          el("span", { class: "tl-seat-name" }, s.name),
+          el("span", { class: "tl-seat-name" }, seatLabel(s)),
           s.kind === "bot" ? el("small", {}, " (bot)") : null,
           s.seat === you ? el("b", {}, " (you)") : null,
         ),
@@ -729,6 +736,51 @@ function seatPage(body) {
 
 // -- projector ------------------------------------------------------------------------------
 
+/** The width, in CSS pixels, a projector's page is laid out at before it is zoomed to the screen:
+ *  a 1280 px screen shows it 1.16 times larger, a 1920 px screen 1.75 times. */
+const PROJECTOR_WIDTH = 1100;
+/** Below this screen width the projector page is an ordinary page (a laptop window, a phone). */
+const PROJECTOR_MIN_SCREEN = 900;
+
+/** Zoom the projector's page to fill the screen's width; when it is then taller than the screen,
+ *  first let a board that scales (a grid drawn to the room it has) take less height, else zoom
+ *  less. Nothing to scroll on a projector: the join address and code stay in sight. */
+function fitProjector(main) {
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  if (vw < PROJECTOR_MIN_SCREEN) {
+    main.style.zoom = "";
+    main.style.width = "";
+    main.style.removeProperty("--tl-board-max");
+    delete document.body.dataset.zoom;
+    return;
+  }
+  const apply = (zoom, boardMax) => {
+    main.style.zoom = String(zoom);
+    main.style.width = `${Math.floor(vw / zoom)}px`;
+    main.style.setProperty("--tl-board-max", `${boardMax}px`);
+  };
+  const height = () => document.documentElement.scrollHeight;
+  let zoom = vw / PROJECTOR_WIDTH;
+  for (let i = 0; i < 6; i++) {
+    apply(zoom, 100000);
+    const tall = height();
+    if (tall <= vh + 1) break;
+    const board = main.querySelector(".tl-boardbox:not([hidden]) .bl-board");
+    if (board) {
+      const outside = (tall - board.getBoundingClientRect().height) / zoom; // CSS px around the board
+      const room = Math.floor(vh / zoom - outside - 2);
+      if (room >= 240) {
+        apply(zoom, room);
+        if (height() <= vh + 1 && board.scrollHeight <= board.clientHeight + 1) break;
+      }
+    }
+    if (zoom <= 0.6) break;
+    zoom = Math.max(0.6, zoom * (vh / tall) * 0.98);
+  }
+  document.body.dataset.zoom = zoom.toFixed(3);
+}
+
 function watchPage(body) {
   const code = normalizeCode(body.dataset.code);
   const app = document.getElementById("tl-app");
@@ -741,10 +793,23 @@ function watchPage(body) {
   const boardBox = el("div", { class: "tl-boardbox", hidden: true });
   const message = el("div", { class: "tl-pagemsg", role: "alert", hidden: true });
   app.replaceChildren(message, notice, lobby, boardBox);
+  const main = document.getElementById("tl-main") || app;
+  let fitDue = false;
+  const fit = () => {
+    if (fitDue) return;
+    fitDue = true;
+    requestAnimationFrame(() => {
+      fitDue = false;
+      fitProjector(main);
+    });
+  };
+  window.addEventListener("resize", fit);
+  fit();
   let board = null;
   const conn = new Connection({
     hello: () => ({ type: "watch", code }),
     onMessage: (msg) => {
+      fit(); // after this message is drawn
       if (msg.type === "frame") {
         const frame = msg.frame;
         const phase = phaseOf(frame);
@@ -838,7 +903,6 @@ class HostPage {
     this.formGame = null; // the game the form was built for
     this.formSeats = null;
     this.confirming = null;
-    this.retryGame = null; // a game change waiting for the table to say how many seats it has
     if (!this.key) {
       this.say("This page needs the host link with its key (…#key=…): open the link the server printed or the notebook showed.");
       this.line.set("stopped", "Not connected: no host key.");
@@ -878,17 +942,7 @@ class HostPage {
       this.say("");
       this.draw(msg.frame);
     } else if (msg.type === "error") {
-      const text = String(msg.text);
-      // A new game with another number of seats: the table says how many, ask again with them.
-      const seats = /has (\d+) seats?, not/.exec(text);
-      if (this.retryGame && seats) {
-        const value = { ...this.retryGame, people: Array(Number(seats[1])).fill(true) };
-        this.retryGame = null;
-        this.command("configure", value);
-        return;
-      }
-      this.retryGame = null;
-      this.say(text);
+      this.say(String(msg.text));
       this.formGame = null; // draw the form again from the table's settings
       if (this.frame) this.drawForm(this.frame);
     } else if (msg.type === "record") download(`bus_lab-table-${this.code}.json`, String(msg.record));
@@ -901,7 +955,6 @@ class HostPage {
 
   draw(frame) {
     this.frame = frame;
-    this.retryGame = null;
     const t = frame.table || {};
     const lobby = frame.lobby || {};
     const phase = t.phase || lobby.phase || "lobby";
@@ -1000,7 +1053,7 @@ class HostPage {
         return el(
           "li",
           { "data-seat": s.seat, "data-kind": s.kind },
-          el("b", { class: "tl-seat-name" }, s.name),
+          el("b", { class: "tl-seat-name" }, seatLabel(s)),
           el("span", { class: "tl-seat-kind" }, kind),
           online ? el("span", { class: "tl-seat-online", "data-online": String(Boolean(s.connected)) }, online) : null,
           acts.length ? el("span", { class: "tl-seat-acts" }, ...acts) : null,
@@ -1093,8 +1146,8 @@ class HostPage {
         el("legend", {}, "Who plays each seat (not ticked: a bot plays it)"),
         people.map((on, i) => {
           const seat = (lobby.seats || [])[i];
-          const name = seat ? seat.name : `Seat ${i}`;
-          return el("label", { class: "tl-check" }, el("input", { type: "checkbox", name: "person", id: `tl-person-${i}`, "data-seat": i }), ` ${name}: a person`);
+          const label = seatLabel(seat || { seat: i, name: `Seat ${i}` });
+          return el("label", { class: "tl-check" }, el("input", { type: "checkbox", name: "person", id: `tl-person-${i}`, "data-seat": i }), ` ${label}: a person`);
         }),
       ),
     );
@@ -1161,7 +1214,8 @@ class HostPage {
     const seedText = (this.form.querySelector("#tl-seed") || { value: "" }).value.trim();
     const seed = seedText === "" ? null : Number(seedText);
     if (gameChanged) {
-      // another game: its own defaults; the table says how many seats they give
+      // another game: its own defaults, its number of players among them (the host frame has
+      // every game's options)
       const params = this.params(frame, game);
       const players = params.find((p) => p.name === "players");
       const n = players ? players.default : (lobby.people || [true]).length;
@@ -1173,8 +1227,6 @@ class HostPage {
       if (!input) continue;
       if (p.choices) options[p.name] = p.choices[Number(input.value)];
       else if (input.value !== "") options[p.name] = Number(input.value);
-      // "none" as the default is said by leaving the option out (missing options default)
-      if (options[p.name] === null && p.default === null) delete options[p.name];
     }
     let people = [...this.form.querySelectorAll('input[name="person"]')].map((box) => box.checked);
     if (typeof options.players === "number" && options.players !== people.length) {
@@ -1191,7 +1243,6 @@ class HostPage {
       this.say("The seed is a whole number, 0 or more (or blank for unpredictable cards).");
       return;
     }
-    this.retryGame = gameChanged ? value : null;
     this.command("configure", value);
   }
 }

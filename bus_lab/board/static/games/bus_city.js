@@ -118,6 +118,12 @@ DRAWERS.bus_city = (() => {
     return g;
   }
 
+  /** A seat's name: the frame's (a class table names its people), else "Seat 2". */
+  function seatName(ctx, seat) {
+    const found = ((ctx.frame && ctx.frame.seats) || []).find((s) => s.seat === seat);
+    return found ? found.name : `Seat ${seat}`;
+  }
+
   // -- a bus: an arrow pointing its heading, with the seat number -----------------------------
   const ARROW = { E: [1, 0], W: [-1, 0], S: [0, 1], N: [0, -1] };
 
@@ -151,7 +157,7 @@ DRAWERS.bus_city = (() => {
         fill: "#ffffff",
         text: String(seat),
       }),
-      ctx.s("title", { text: `Bus of Seat ${seat}, heading ${heading}` }),
+      ctx.s("title", { text: `Bus of ${seatName(ctx, seat)}, heading ${heading}` }),
     );
     return g;
   }
@@ -352,7 +358,7 @@ DRAWERS.bus_city = (() => {
       "div",
       { class: "bc-seat-head" },
       ctx.h("span", { class: "bc-bus-tag", style: { background: BUS_FILLS[seat.seat % BUS_FILLS.length] } }, String(seat.seat)),
-      ctx.h("b", {}, `Seat ${seat.seat}`),
+      ctx.h("b", {}, seatName(ctx, seat.seat)),
       ` (${seat.side}) · ${seat.points} pt · ${limit}${site}`,
     );
     const lines = [];
@@ -423,7 +429,7 @@ DRAWERS.bus_city = (() => {
       "div",
       { class: "bc-limit" },
       view.round ? `Round ${view.round}` : view.phase === "setup" ? "Setup" : "Start",
-      view.turn !== null && view.turn !== undefined ? ` · Seat ${view.turn}'s turn` : "",
+      view.turn !== null && view.turn !== undefined ? ` · ${seatName(ctx, view.turn)}'s turn` : "",
       limit ? ` · ${limit} [BUS-SPEED]` : "",
     );
     const info = ctx.h(

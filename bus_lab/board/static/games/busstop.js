@@ -129,11 +129,11 @@ DRAWERS.busstop = (() => {
   }
 
   // A passenger code ("Gi", "VGi", "ET", "1/7") in words and its parts.
-  function describe(code, view) {
+  function describe(code, view, names) {
     if (code.includes("/")) {
       const [owner, number] = code.split("/").map(Number);
       const sort = view.tile_sorts[String(number)];
-      return { sort, vip: false, owner, number, words: `${view.names[owner]}'s tile ${number} (${sort})` };
+      return { sort, vip: false, owner, number, words: `${names[owner]}'s tile ${number} (${sort})` };
     }
     if (code === "ET") return { sort: "ET", vip: false, owner: null, number: null, words: "extra-terrestrial (ET)" };
     const vip = code.startsWith("V");
@@ -144,10 +144,12 @@ DRAWERS.busstop = (() => {
   function draw(view, ctx) {
     const { h } = ctx;
     const frame = ctx.frame || {};
-    const names = view.names;
+    // a seat's name: the frame's (a class table names its people) or the view's ("Seat 1")
+    const seatsByNumber = new Map((frame.seats || []).map((s) => [s.seat, s.name]));
+    const names = view.names.map((name, k) => (k < view.players && seatsByNumber.has(k) ? seatsByNumber.get(k) : name));
     const acting = view.acting;
     const node = view.node;
-    const memoryKey = (frame.title || "") + "|" + names.join(",");
+    const memoryKey = (frame.title || "") + "|" + view.names.join(",");
 
     // every drawn passenger on the table, by location, for the identities above
     const tokens = [];
@@ -164,7 +166,7 @@ DRAWERS.busstop = (() => {
 
     // one passenger token; player tiles keep their own identity ("pt:1/7")
     function passenger(code, loc, extra) {
-      const d = describe(code, view);
+      const d = describe(code, view, names);
       const label = d.number !== null ? SHORT[d.sort] + d.number : d.sort === "ET" ? "ET" : SHORT[d.sort] + (d.vip ? "★" : "");
       const cls = `bsb-p s-${d.sort}` + (d.vip ? " vip" : "") + (d.owner !== null ? " own" : "");
       const style = d.owner !== null ? `--own: ${SEAT_COLOURS[d.owner % 5]}` : null;
@@ -213,7 +215,7 @@ DRAWERS.busstop = (() => {
     const legendChip = (code, words) =>
       h("span", {}, passengerLegend(code), words);
     function passengerLegend(code) {
-      const d = describe(code, view);
+      const d = describe(code, view, names);
       const label = d.number !== null ? SHORT[d.sort] + d.number : d.sort === "ET" ? "ET" : SHORT[d.sort] + (d.vip ? "★" : "");
       return h(
         "span",
@@ -280,7 +282,7 @@ DRAWERS.busstop = (() => {
     const zone = h("div", { class: "bsb-block" }, h("h4", {}, "Zone"), h("div", { class: "bsb-zone" }, positions));
 
     function whoTag(k) {
-      return h("span", { class: "who", title: names[k] }, k === view.proxy ? "proxy" : `Seat ${k}`);
+      return h("span", { class: "who", title: names[k] }, k === view.proxy ? "proxy" : names[k]);
     }
 
     // -- the boards --------------------------------------------------------------------------
@@ -288,10 +290,10 @@ DRAWERS.busstop = (() => {
 
     function drawBoard(board, k) {
       const isActing = acting === k && node !== null;
-      const head = [h("span", { class: "name" }, board.name + (k === view.viewer ? " (you)" : ""))];
+      const head = [h("span", { class: "name" }, names[k] + (k === view.viewer ? " (you)" : ""))];
       if (k === view.conductor) head.push(h("span", { title: "the conductor this round" }, "♛"));
       if (k < view.players) head.push(h("span", { class: "pts" }, `${view.scores[k]} pts`));
-      if (k === view.proxy && view.proxy_player !== null) head.push(h("span", { class: "note" }, `run by Seat ${view.proxy_player}`));
+      if (k === view.proxy && view.proxy_player !== null) head.push(h("span", { class: "note" }, `run by ${names[view.proxy_player]}`));
       head.push(h("span", { class: "note", title: "Passengers in the score pile (BSB-SCORE-PILE)" }, `pile ${board.pile.length}`));
       if (board.penalty.length) head.push(h("span", { class: "warn" }, `${board.penalty.length} penalty`));
       if (board.bonus_sort) head.push(h("span", { class: "note", title: "Passenger bonus: this sort scores double (BSB-OPT-BONUS)" }, `×2 ${board.bonus_sort}`));
@@ -314,7 +316,7 @@ DRAWERS.busstop = (() => {
           h("span", { class: "lbl" }, `Bus ${b + 1}`, h("br"), bus.open ? `${bus.passengers.length}/${bus.seats}` : "—"),
           seats,
         );
-        ctx.target(el, `bus:${k}:${b}`, `Bus ${b + 1} of ${board.name}: ${what}`);
+        ctx.target(el, `bus:${k}:${b}`, `Bus ${b + 1} of ${names[k]}: ${what}`);
         return el;
       });
 
@@ -344,7 +346,7 @@ DRAWERS.busstop = (() => {
         h("div", { class: "bsb-qgrid" }, spaces),
         over > 0 ? h("span", { class: "bsb-qmore" }, `${over} off the board`) : null,
       );
-      ctx.target(queue, `queue:${k}`, `Queue of ${board.name}: ${board.queue.length} waiting`);
+      ctx.target(queue, `queue:${k}`, `Queue of ${names[k]}: ${board.queue.length} waiting`);
 
       // the hand, this round's tile, the passengers to place
       const foot = [];
@@ -363,7 +365,7 @@ DRAWERS.busstop = (() => {
             tiles.push(targetWrap(t, `tile:${n}`, `Tile ${n}, already played`));
           }
         }
-        foot.push(h("div", { class: "bsb-hand", "aria-label": `${board.name}'s hand` }, h("span", { class: "lbl" }, "Hand "), tiles));
+        foot.push(h("div", { class: "bsb-hand", "aria-label": `${names[k]}'s hand` }, h("span", { class: "lbl" }, "Hand "), tiles));
       }
       const bid = view.bids[k];
       if (bid.state !== "none" && view.zone.every((p) => p.holder === null)) {
@@ -374,14 +376,14 @@ DRAWERS.busstop = (() => {
         const recv = board.received.map((code, i) => {
           const el = passenger(code, `recv:${k}:${i}`, `to place ${i + 1}`);
           if (!placing) return el;
-          return targetWrap(el, `passenger:${i}`, `Passenger ${i + 1} to place: ${describe(code, view).words}`);
+          return targetWrap(el, `passenger:${i}`, `Passenger ${i + 1} to place: ${describe(code, view, names).words}`);
         });
         foot.push(h("div", { class: "bsb-recv" }, h("span", { class: "lbl" }, "To place:"), recv));
       }
 
       return h(
         "section",
-        { class: "bsb-board" + (isActing ? " acting" : ""), style: `--seat: ${SEAT_COLOURS[k % 5]}`, "aria-label": board.name, "data-board": k },
+        { class: "bsb-board" + (isActing ? " acting" : ""), style: `--seat: ${SEAT_COLOURS[k % 5]}`, "aria-label": names[k], "data-board": k },
         h("div", { class: "bsb-head" }, head),
         h("div", { class: "bsb-main" }, h("div", { class: "bsb-buses" }, buses), queue),
         h("div", { class: "bsb-foot" }, foot),
