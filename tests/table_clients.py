@@ -161,8 +161,8 @@ class Closed(Exception):
         self.reason = reason
 
 
-def receive(ws, timeout: float = 10.0) -> dict[str, Any] | None:
-    """The next message of a ``TestClient`` websocket as JSON, ``None`` if none came within
+def receive(ws, timeout: float = 10.0) -> str | None:
+    """The next message of a ``TestClient`` websocket as its text, ``None`` if none came within
     ``timeout`` seconds. Raises :class:`Closed` when the server closed the socket."""
 
     async def get() -> Any:
@@ -177,20 +177,21 @@ def receive(ws, timeout: float = 10.0) -> dict[str, Any] | None:
         raise Closed(message.get("code", 1000), message.get("reason") or "")
     assert message["type"] == "websocket.send", message
     assert "text" in message and message.get("bytes") is None, "the server sends JSON text frames only"
-    return json.loads(message["text"])
+    return message["text"]
 
 
 class Client:
     """One page's socket (``TestClient.websocket_connect("/ws")``) and everything it received.
 
-    ``frames`` are the frames received, in order; ``others`` every other message (welcome, error,
-    pong, record, closed...).
+    ``messages`` are the messages received, in order (``texts``: as sent on the wire), ``frames``
+    the frames among them.
     """
 
     def __init__(self, test_client, hello: dict[str, Any] | None = None):
         self._cm = test_client.websocket_connect("/ws")
         self.ws = self._cm.__enter__()
         self.messages: list[dict[str, Any]] = []
+        self.texts: list[str] = []
         self.frames: list[dict[str, Any]] = []
         self.welcome: dict[str, Any] | None = None
         self.closed: Closed | None = None
@@ -208,11 +209,15 @@ class Client:
         if self.closed is not None:
             return None
         try:
-            message = receive(self.ws, timeout)
+            text = receive(self.ws, timeout)
         except Closed as closed:
             self.closed = closed
             return None
-        if message is not None:
+        message = None
+        if text is not None:
+            message = json.loads(text)
+            assert isinstance(message, dict) and isinstance(message.get("type"), str), text[:200]
+            self.texts.append(text)
             self.messages.append(message)
             if message.get("type") == "frame":
                 self.frames.append(message["frame"])
@@ -395,3 +400,17 @@ class SocketTable:
         for page in self.pages():
             page.close()
         self.tc.__exit__(None, None, None)
+
+
+def refused(test_client, hello: Any) -> tuple[dict[str, Any] | None, int]:
+    """Send ``hello`` on a new socket; returns the server's ``refused`` message and the close code.
+    Fails if the socket is welcomed instead."""
+    client = Client(test_client)
+    client.send(hello)
+    message = client.next()
+    while client.closed is None and client.next() is not None:
+        pass
+    assert client.closed is not None, f"the socket was not closed (got {message})"
+    assert message is None or message["type"] == "refused", message
+    client.close()
+    return message, client.closed.code

@@ -1,0 +1,608 @@
+"""The class table cannot be cheated or overrun: who may do what, what each page is told, limits.
+
+Most tests go through the real app with Starlette's ``TestClient`` (one event loop for every page,
+as in the server); the message-size and flooding tests also run a real uvicorn server
+(:class:`~bus_lab.table.runner.TableServer`) with ``websockets`` clients.
+
+* A page acts only for its own seat; forged, foreign and misused secrets are refused (4403) and
+  change nothing; host commands need the host key; failed hellos per address are limited (4429).
+* No message sent to a page holds another seat's private information (the swap test: Busstop's
+  face-down tiles), the seed, the history, a token other than its own (in its welcome) or the
+  host key; the projector gets the public view only.
+* Oversized messages and floods are refused without touching the other pages; idle tables are
+  closed by the sweep; tables and connections are limited; unknown codes get a 404 page and a
+  refused socket; every page has the security headers; the command line listens on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import io
+import json
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+from table_clients import Client, SocketTable, game_over, mover, refused
+
+from bus_lab.table import Hub, Table
+from bus_lab.table.limits import Limits
+from bus_lab.table.table import TableError
+
+pytestmark = pytest.mark.timeout(120)
+
+#: A seed no frame may show (big enough not to appear by chance in a frame's numbers).
+SEED = 271_828_182
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'"
+)
+
+
+class FakeClock:
+    """A clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 10_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def snapshot(table: Table) -> tuple:
+    """What a refused request must leave as it was."""
+    history = tuple(table.session.state.history()) if table.session is not None else ()
+    seats = [(s.seat, s.kind, s.name, s.token, s.claimed, s.away_person) for s in table.seats]
+    return table.version, table.phase, history, seats, table.game_name, dict(table.options)
+
+
+@pytest.fixture
+def rtb():
+    """A started 3-seat Ride the Bus table with its host, seat and projector pages."""
+    t = SocketTable("ride_the_bus", {"players": 3}, seed=5)
+    yield t
+    t.close()
+
+
+# -- who may act ----------------------------------------------------------------------------------
+
+
+def test_a_page_moves_only_for_its_own_seat(rtb):
+    version, seat = rtb.read(lambda t: (t.version, mover(t)))
+    frame = rtb.seats[seat].wait_frame(seq=version)
+    action = frame["moves"][0]["action"]
+    before = rtb.read(snapshot)
+    for other, page in rtb.seats.items():
+        if other == seat:
+            continue
+        assert page.wait_frame(seq=version)["moves"] == [], "only the mover's frame offers moves"
+        page.send({"type": "move", "action": action, "seq": version})
+        errors = [m for m in page.barrier() if m["type"] == "error"]
+        assert len(errors) == 1 and "not your turn" in errors[0]["text"]
+        # naming the seat to act for is not part of the protocol
+        page.send({"type": "move", "action": action, "seq": version, "seat": seat})
+        assert [m["type"] for m in page.barrier()].count("error") == 1
+    rtb.projector.send({"type": "move", "action": action, "seq": version})
+    assert any(m["type"] == "error" for m in rtb.projector.barrier())
+    assert rtb.read(snapshot) == before
+    # the mover's own page still plays it
+    rtb.seats[seat].send({"type": "move", "action": action, "seq": version})
+    rtb.seats[seat].wait_frame(seq=version + 1)
+    assert rtb.read(lambda t: t.session.state.history())[before[2].__len__()] == action
+
+
+def test_forged_foreign_and_misused_secrets_are_refused_and_change_nothing(rtb):
+    other = rtb.call(rtb.hub.create_table, "busstop", {"players": 3}, None, "best_odds", 3)
+    stranger = Client(rtb.tc, {"type": "join", "code": other.code, "name": "Olga"})
+    other_token = stranger.welcome["token"]
+    own_token = rtb.tokens[0]
+    before = (rtb.read(snapshot), rtb.call(snapshot, other))
+    cases = [
+        {"type": "resume", "code": rtb.code, "token": "x" * 32},
+        {
+            "type": "resume",
+            "code": rtb.code,
+            "token": own_token[:-1] + ("A" if own_token[-1] != "A" else "B"),
+        },
+        {"type": "resume", "code": rtb.code, "token": other_token},  # another table's seat
+        {"type": "resume", "code": other.code, "token": own_token},
+        {"type": "host", "code": rtb.code, "key": own_token},  # a seat's token as the host key
+        {"type": "host", "code": rtb.code, "key": Hub().host_key},  # another server's key
+    ]
+    for hello in cases:
+        message, code = refused(rtb.tc, hello)
+        assert code == 4403, hello
+        assert message is not None and message["text"].strip()
+        assert own_token not in json.dumps(message) and rtb.hub.host_key not in json.dumps(message)
+    assert (rtb.read(snapshot), rtb.call(snapshot, other)) == before
+    # the real token still works, on its own table only
+    page = Client(rtb.tc, {"type": "resume", "code": rtb.code, "token": own_token})
+    assert page.welcome["type"] == "welcome" and page.welcome["seat"] == 0
+    assert "token" not in page.welcome, "a resumed seat is not sent its token again"
+    page.close()
+    stranger.close()
+
+
+def test_host_commands_need_the_host_key(rtb):
+    before = rtb.read(snapshot)
+    commands = [
+        ("pause", None),
+        ("end", None),
+        ("close", None),
+        ("record", None),
+        ("bot", 1),
+        ("kick", 1),
+        ("continue", None),
+        ("start", None),
+        ("configure", {"game": "busstop", "options": {}, "people": [True] * 4, "bot": "random", "seed": 1}),
+    ]
+    for page in [*rtb.seats.values(), rtb.projector]:
+        for name, value in commands:
+            page.send({"type": "command", "name": name, "value": value})
+            came = page.barrier()
+            assert [m["type"] for m in came if m["type"] != "frame"] == ["error"], (name, came)
+            assert not any(m["type"] == "record" for m in came)
+    assert rtb.read(snapshot) == before
+    # with the key, the same command works
+    rtb.command("pause")
+    assert rtb.read(lambda t: t.phase) == "paused"
+
+
+def test_failed_hellos_per_address_are_limited():
+    clock = FakeClock()
+    limits = Limits(pace_s=0, failed_joins_per_minute=3)
+    t = SocketTable("ride_the_bus", {"players": 2}, seed=1, limits=limits, clock=clock)
+    try:
+        codes = [
+            refused(t.tc, {"type": "resume", "code": t.code, "token": f"forged{i}"})[1] for i in range(3)
+        ]
+        assert codes == [4403, 4403, 4403]
+        assert refused(t.tc, {"type": "watch", "code": "ZZZZZ"})[1] == 4429  # unknown codes count too
+        # blocked now: even a right token, until the minute is over
+        assert refused(t.tc, {"type": "resume", "code": t.code, "token": t.tokens[0]})[1] == 4429
+        t.seats[0].barrier()  # pages already connected are not touched
+        assert t.seats[0].closed is None
+        clock.now += 61
+        page = Client(t.tc, {"type": "resume", "code": t.code, "token": t.tokens[0]})
+        assert page.welcome["type"] == "welcome"
+        page.close()
+    finally:
+        t.close()
+
+
+def test_hub_counts_failed_joins_per_address():
+    clock = FakeClock()
+    hub = Hub(limits=Limits(failed_joins_per_minute=2), clock=clock)
+    assert [hub.note_failed_join("10.0.0.1") for _ in range(3)] == [True, True, False]
+    assert hub.note_failed_join("10.0.0.2"), "another address has its own count"
+    clock.now += 61
+    assert hub.note_failed_join("10.0.0.1")
+
+
+# -- what each page is told -----------------------------------------------------------------------
+
+
+def walk(value: Any):
+    """Every dict key and every list in a JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield "key", key
+            yield from walk(item)
+    elif isinstance(value, list):
+        yield "list", value
+        for item in value:
+            yield from walk(item)
+
+
+def check_no_secrets(t: SocketTable, seed: int, history: list[int]) -> None:
+    """No message to any page holds the seed, the history, the host key, or a token other than
+    the page's own in its welcome."""
+    tokens = set(t.tokens.values())
+    for page in t.pages():
+        own = page.welcome.get("token") if page.welcome else None
+        for i, (text, message) in enumerate(zip(page.texts, page.messages)):
+            assert t.hub.host_key not in text
+            for token in tokens:
+                if token in text:
+                    assert token == own and i == 0 and message["type"] == "welcome", "a token leaked"
+            assert str(seed) not in text, "the seed leaked"
+            if message["type"] == "record":
+                assert page is t.host
+                continue
+            for kind, item in walk(message):
+                if kind == "key":
+                    assert item not in ("seed", "history", "token", "host_key", "key", "deck") or (
+                        item == "token" and i == 0 and page is not t.host
+                    ), f"{item!r} in a message to a page"
+                elif len(item) >= 8:
+                    assert item != history[: len(item)], "the history leaked"
+
+
+def play_recording(t: SocketTable, rng: random.Random) -> dict[int, dict[str, Any]]:
+    """Play to the end honestly; returns, per table version, what the table was then."""
+    seen: dict[int, dict[str, Any]] = {}
+
+    def record(table: Table) -> None:
+        state = table.session.state if table.session is not None else None
+        seen[table.version] = {
+            "history": list(state.history()) if state is not None else [],
+            "public": state.public_view() if state is not None else None,
+            "notice": table.notice,
+        }
+
+    t.call(t.table.add_listener, record)
+    t.read(record)
+    t.play_to_end(rng)
+    t.sync_all()
+    return seen
+
+
+def twin_frame(t: SocketTable, history: list[int], seat: int | None, notice: str | None) -> dict[str, Any]:
+    """The frame ``seat`` (``None``: the projector) would get had the table's game gone through
+    ``history``: a fresh table of the same game and seed, driven there by its own rules."""
+    info = t.read(lambda table: (table.game_name, dict(table.options), table.seed))
+    twin = Table(
+        t.code, game=info[0], options={k: v for k, v in info[1].items() if k != "sheet"}, seed=info[2]
+    )
+    for i in range(len(twin.seats)):
+        twin.join(f"Player {i}")
+    twin.start()
+    names = t.read(lambda table: [s.name for s in table.seats])
+    for info_seat, name in zip(twin.seats, names):
+        info_seat.name = name
+    state = twin.session.state
+    for action in history:
+        if state.is_chance_node():
+            twin.session.play(action)
+        else:
+            twin.move(state.current_player(), action, twin.version)
+        twin.changed()
+        state = twin.session.state
+    twin.notice = notice
+    return twin.seat_frame(seat) if seat is not None else twin.projector_frame()
+
+
+def without_seq(frame: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in frame.items() if k != "seq"}
+
+
+BID = range(101, 111)  # Busstop: choosing tile 1-10 (ChooseTile.action)
+
+
+def hidden_bid_swaps(history: list[int], game, viewer: int | None, view: dict[str, Any]) -> list[list[int]]:
+    """For each participant whose tile is hidden in ``view``, the history with that participant's
+    face-down tile swapped for another one it could have chosen (same everything else)."""
+    state = game.new_initial_state()
+    last_bid: dict[int, int] = {}
+    states = []
+    for i, action in enumerate(history):
+        states.append(state.clone())
+        if not state.is_chance_node() and action in BID:
+            last_bid[state.current_player()] = i
+        state.apply_action(action)
+    swaps = []
+    for k, bid in enumerate(view["bids"]):
+        if bid["state"] != "hidden" or k == viewer or k not in last_bid:
+            continue
+        i = last_bid[k]
+        others = [a for a in states[i].legal_actions() if a in BID and a != history[i]]
+        if others:
+            swaps.append([*history[:i], others[0], *history[i + 1 :]])
+    return swaps
+
+
+def test_no_page_learns_a_face_down_tile_the_seed_the_history_or_a_secret():
+    """Busstop, 3 people: every frame each seat and the projector received is the same frame it
+    would have received had another participant chosen another face-down tile (the swap test);
+    and no message holds the seed, the history, the host key or another page's token."""
+    t = SocketTable("busstop", {"players": 3}, seed=SEED)
+    try:
+        seen = play_recording(t, random.Random(7))
+        game = t.read(lambda table: table.session.game)
+        history = t.read(lambda table: table.session.state.history())
+        checked = 0
+        hidden_frames = 0
+        pages = [(seat, page) for seat, page in t.seats.items()] + [(None, t.projector)]
+        for seat, page in pages:
+            for frame in page.frames:
+                if frame["seq"] not in seen:
+                    continue
+                then = seen[frame["seq"]]
+                view = frame["view"]
+                if seat is None:
+                    assert view == then["public"], "the projector shows the public view"
+                    assert frame["moves"] == [] and frame["table"]["you"] is None
+                swaps = hidden_bid_swaps(then["history"], game, seat, view)
+                hidden_frames += bool(swaps)
+                for swapped in swaps[:1]:
+                    other = twin_frame(t, swapped, seat, then["notice"])
+                    assert without_seq(other) == without_seq(frame), (
+                        f"seat {seat}'s frame at seq {frame['seq']} depends on a face-down tile"
+                    )
+                    checked += 1
+        assert hidden_frames > 10 and checked == hidden_frames
+        check_no_secrets(t, SEED, history)
+    finally:
+        t.close()
+
+
+def test_secret_seed_never_shown():
+    """A table with no fixed seed: its secret seed is in no message (and the host's lobby says
+    only that no seed was fixed)."""
+    t = SocketTable("ride_the_bus", {"players": 2}, seed=None)
+    try:
+        seen = play_recording(t, random.Random(3))
+        assert seen
+        seed = t.read(lambda table: table.session.seed)
+        history = t.read(lambda table: table.session.state.history())
+        check_no_secrets(t, seed, history)
+        assert t.host.latest()["lobby"]["fixed_seed"] is False
+    finally:
+        t.close()
+
+
+def test_the_record_goes_to_the_host_only(rtb):
+    for page in rtb.seats.values():
+        page.send({"type": "command", "name": "record", "value": None})
+        assert not any(m["type"] == "record" for m in page.barrier())
+    rtb.host.send({"type": "command", "name": "record", "value": None})
+    record = rtb.host.until("record")
+    assert json.loads(record["record"])["history"] == rtb.read(lambda t: t.session.state.history())
+
+
+# -- size, rate and flood -------------------------------------------------------------------------
+
+
+def test_oversized_messages_are_refused_and_the_page_stays(rtb):
+    limit = Limits().max_message_chars
+    page = rtb.seats[0]
+    before = rtb.read(snapshot)
+    for text in ["x" * (limit + 1), json.dumps({"type": "ping", "pad": "y" * limit}), "[" * 100_000]:
+        page.send(text)
+        errors = [m for m in page.barrier() if m["type"] == "error"]
+        assert len(errors) == 1 and "too long" in errors[0]["text"]
+    assert page.closed is None and rtb.read(snapshot) == before
+    for other in [rtb.host, rtb.seats[1], rtb.projector]:
+        assert other.barrier() is not None and other.closed is None
+
+
+def test_flooding_gets_errors_then_a_close_and_spares_the_others():
+    clock = FakeClock()
+    limits = Limits(pace_s=0, rate_per_second=1.0, rate_burst=5, flood_close_after=20)
+    t = SocketTable("ride_the_bus", {"players": 2}, seed=2, limits=limits, clock=clock)
+    try:
+        flooder, other = t.seats[0], t.seats[1]
+        before = t.read(snapshot)
+        for _ in range(60):
+            flooder.send({"type": "ping"})
+        while flooder.next(timeout=5) is not None:
+            pass
+        kinds = [m["type"] for m in flooder.messages if m["type"] in ("pong", "error")]
+        assert kinds[:5] == ["pong"] * 5, "the burst is served"
+        assert kinds[5:] == ["error"] * 20, "then errors, until the flood limit"
+        assert flooder.closed is not None and flooder.closed.code == 1008
+        assert t.read(snapshot) == before
+        clock.now += 10
+        assert other.barrier() is not None and other.closed is None
+        t.host.barrier()
+        # the other seat can still play its moves
+        version, seat = t.read(lambda table: (table.version, mover(table)))
+        if seat == other.welcome["seat"]:
+            move = other.wait_frame(seq=version)["moves"][0]["action"]
+            other.send({"type": "move", "action": move, "seq": version})
+            other.wait_frame(seq=version + 1)
+    finally:
+        t.close()
+
+
+# -- real server: ws_max_size and flooding over TCP -----------------------------------------------
+
+
+def test_real_server_refuses_frames_over_ws_max_size_and_keeps_the_others():
+    from websockets.exceptions import ConnectionClosed
+
+    from bus_lab.table.runner import WS_MAX_SIZE, TableServer
+
+    hub = Hub(limits=Limits(pace_s=0), pace_s=0)
+    with TableServer(hub=hub) as server:
+        table = server.call(hub.create_table, "ride_the_bus", {"players": 2}, None, "best_odds", 4)
+        url = server.url.replace("http://", "ws://") + "/ws"
+
+        async def scenario() -> tuple[int | None, list[str], list[str]]:
+            from websockets.asyncio.client import connect
+
+            async with connect(url) as big, connect(url) as calm:
+                for ws in (big, calm):
+                    await ws.send(json.dumps({"type": "watch", "code": table.code}))
+                    assert json.loads(await ws.recv())["type"] == "welcome"
+                    await ws.recv()  # first frame
+                await big.send(json.dumps({"type": "ping", "pad": "z" * (WS_MAX_SIZE + 100)}))
+                code = None
+                try:
+                    while True:
+                        await asyncio.wait_for(big.recv(), 5)
+                except ConnectionClosed as closed:
+                    code = closed.rcvd.code if closed.rcvd else None
+                # the calm page still talks, and still gets frames
+                await calm.send(json.dumps({"type": "ping"}))
+                calm_got = [json.loads(await asyncio.wait_for(calm.recv(), 5))["type"]]
+                server.call(lambda: (table.join("Late"), table.changed()))
+                calm_got.append(json.loads(await asyncio.wait_for(calm.recv(), 5))["type"])
+                # a message over max_message_chars but under ws_max_size: an error, not a close
+                await calm.send(json.dumps({"type": "ping", "pad": "q" * (Limits().max_message_chars + 10)}))
+                errors = [json.loads(await asyncio.wait_for(calm.recv(), 5))["type"]]
+                return code, calm_got, errors
+
+        code, calm_got, errors = asyncio.run(scenario())
+        assert code == 1009, "uvicorn closes a socket that sends a message over ws_max_size"
+        assert calm_got == ["pong", "frame"]
+        assert errors == ["error"]
+
+
+# -- idle tables, limits --------------------------------------------------------------------------
+
+
+def test_idle_tables_are_closed_by_the_sweep_with_their_pages_told():
+    clock = FakeClock()
+    limits = Limits(pace_s=0)
+    t = SocketTable("ride_the_bus", {"players": 2}, seed=1, limits=limits, clock=clock, start=False)
+    try:
+        sweep = t.app.state.tables.sweep
+        clock.now += limits.lobby_idle_close_s - 1
+        assert t.call(sweep) == []
+        clock.now += 2
+        assert t.call(sweep) == [t.code]
+        for page in t.pages():
+            while page.next(timeout=5) is not None:
+                pass
+            assert page.messages[-1]["type"] == "closed" and page.closed is not None
+        assert t.code not in t.hub.tables
+        assert refused(t.tc, {"type": "watch", "code": t.code})[1] == 4404
+        assert t.tc.get(f"/t/{t.code}").status_code == 404
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize("phase", ["lobby", "playing", "over"])
+def test_idle_lobbies_games_and_ended_games_are_closed(phase):
+    """Each phase has its own idle time (Limits); a table is closed only once it is over."""
+    clock = FakeClock()
+    limits = Limits(pace_s=0)
+    hub = Hub(limits=limits, clock=clock, pace_s=0)
+    people = [False, False] if phase == "over" else None
+    table = hub.create_table("bus_and_stop", {"players": 2}, people, "random", 1)
+    fresh = hub.create_table("bus_and_stop", {"players": 2}, None, "random", 2)
+    if phase == "playing":
+        table.join("Ann")
+        table.join("Bo")
+    if phase != "lobby":
+        table.start()
+        table.run_automatic()
+        table.changed()
+    assert table.phase == phase
+    wait = {"lobby": limits.lobby_idle_close_s, "playing": limits.idle_close_s, "over": limits.ended_close_s}[
+        phase
+    ]
+    clock.now += wait - 1
+    fresh.changed()  # activity keeps a table open
+    assert hub.sweep() == []
+    clock.now += 2
+    assert hub.sweep() == [table.code]
+    assert table.phase == "closed" and table.code not in hub.tables and fresh.code in hub.tables
+
+
+def test_tables_per_hub_are_limited():
+    hub = Hub(limits=Limits(max_tables=2))
+    first = hub.create_table()
+    hub.create_table()
+    with pytest.raises(TableError):
+        hub.create_table()
+    first.close()
+    hub.sweep()
+    hub.create_table()  # a closed table frees its place
+
+
+def test_connections_per_table_are_limited():
+    limits = Limits(pace_s=0, max_connections_per_table=4)
+    t = SocketTable("ride_the_bus", {"players": 2}, seed=1, limits=limits)  # host + 2 seats + projector
+    try:
+        before = t.read(snapshot)
+        message, code = refused(t.tc, {"type": "watch", "code": t.code})
+        assert code == 4409 and message["text"].strip()
+        assert refused(t.tc, {"type": "resume", "code": t.code, "token": t.tokens[0]})[1] == 4409
+        assert t.read(snapshot) == before
+        for page in t.pages():
+            assert page.barrier() is not None and page.closed is None
+        t.projector.close()
+        time.sleep(0.05)
+        again = Client(t.tc, {"type": "watch", "code": t.code})
+        for _ in range(50):
+            if again.welcome["type"] == "welcome":
+                break
+            time.sleep(0.05)
+            again = Client(t.tc, {"type": "watch", "code": t.code})
+        assert again.welcome["type"] == "welcome", "a place freed is taken again"
+        again.close()
+    finally:
+        t.close()
+
+
+def test_joining_a_started_table_is_refused(rtb):
+    assert refused(rtb.tc, {"type": "join", "code": rtb.code, "name": "Late"})[1] == 4409
+
+
+# -- HTTP -----------------------------------------------------------------------------------------
+
+
+def test_unknown_codes_get_a_404_page_and_a_refused_socket(rtb):
+    for path in ["/t/ZZZZZ", "/watch/ZZZZZ", "/host/ZZZZZ", "/t/%3Cscript%3E", "/t/" + "A" * 500]:
+        response = rtb.tc.get(path)
+        assert response.status_code == 404, path
+        assert "text/html" in response.headers["content-type"]
+        assert "join page" in response.text.lower() and 'href="../' in response.text, "a link back to /"
+        assert "<script>" not in response.text.lower(), "the code is not echoed as markup"
+    message, code = refused(rtb.tc, {"type": "watch", "code": "ZZZZZ"})
+    assert code == 4404 and message["text"].strip()
+    message, code = refused(rtb.tc, {"type": "join", "code": "ZZZZZ", "name": "Ann"})
+    assert code == 4404
+
+
+def test_security_headers_on_every_page(rtb):
+    paths = [
+        "/",
+        f"/?code={rtb.code}",
+        f"/t/{rtb.code}",
+        f"/watch/{rtb.code}",
+        f"/host/{rtb.code}",
+        "/t/ZZZZZ",
+        "/healthz",
+        "/static/table.js",
+        "/static/board.js",
+        "/static/table.css",
+    ]
+    for path in paths:
+        response = rtb.tc.get(path)
+        assert response.headers["content-security-policy"] == CSP, path
+        assert response.headers["x-content-type-options"] == "nosniff", path
+        assert response.headers["referrer-policy"] == "no-referrer", path
+        if path.startswith(("/t/", "/watch/", "/host/", "/?", "/healthz")) or path == "/":
+            assert response.headers["cache-control"] == "no-store", path
+    assert rtb.tc.get("/healthz").text == "ok"
+    # the host key is never in a page (it travels in the URL fragment)
+    for path in paths:
+        assert rtb.hub.host_key not in rtb.tc.get(path).text
+
+
+def test_the_command_line_listens_on_this_computer_only_by_default():
+    from bus_lab.table.__main__ import build_parser
+    from bus_lab.table.runner import TableServer, serve
+
+    assert build_parser().parse_args([]).host == "127.0.0.1"
+    assert inspect.signature(serve).parameters["host"].default == "127.0.0.1"
+    assert inspect.signature(TableServer).parameters["host"].default == "127.0.0.1"
+    out, stop = io.StringIO(), threading.Event()
+    runner = threading.Thread(target=serve, kwargs={"port": 0, "out": out, "stop": stop})
+    runner.start()
+    try:
+        for _ in range(200):
+            if "Join page" in out.getvalue():
+                break
+            time.sleep(0.05)
+        text = out.getvalue()
+        assert "Join page: http://127.0.0.1:" in text
+        assert "anyone on this network" not in text
+    finally:
+        stop.set()
+        runner.join(20)
+    assert not runner.is_alive()
+
+
+def test_game_over_frames_offer_no_moves(rtb):
+    rtb.play_to_end(random.Random(2))
+    assert rtb.read(game_over)
+    for page in rtb.seats.values():
+        assert page.latest()["moves"] == []
