@@ -237,7 +237,7 @@ def analyse(server, specs, results, versions) -> dict[str, Any]:
             ok = index is not None and by_index.get(index) == (seat_of[name], action)
             if ok:
                 claimed[index] = claimed.get(index, 0) + 1
-                pages = [arr for arr in out["arrivals"].values()]
+                pages = [{int(q): at for q, at in arr.items()} for arr in out["arrivals"].values()]
                 shown = [min((t for q, t in arr.items() if q > seq), default=math.inf) for arr in pages]
                 if all(math.isfinite(t) for t in shown):
                     latencies.append(1000 * (max(shown) - sent_at))
@@ -347,6 +347,54 @@ def clients_main() -> int:
     return 0
 
 
+def memory_per_table(tables: int, seats: int, mix: bool) -> float:
+    """Bytes held per table (tracemalloc, no server): ``tables`` tables made as in the load run,
+    every seat joined, played to the end with random moves, each page's frame built once; the
+    figure is the memory still allocated afterwards (tables kept) over the number of tables."""
+    import tracemalloc
+
+    from bus_lab.table import Hub
+    from bus_lab.table.limits import Limits
+
+    def build(hub, i: int):
+        game, most = MIX[i % len(MIX)] if mix else ("ride_the_bus", 8)
+        players = min(seats, most)
+        table = hub.create_table(game, {"players": players}, [True] * players, "best_odds", 1000 + i)
+        for p in range(players):
+            table.join(f"P{p}")
+        table.start()
+        rng = random.Random(i)
+        for _ in range(5000):
+            table.run_automatic()
+            if table.holding() is not None:
+                table.continue_()
+                continue
+            state = table.session.state
+            if table.phase != "playing" or state.is_terminal():
+                break
+            if not state.is_chance_node():
+                seat = state.current_player()
+                frame = table.seat_frame(seat)
+                table.move(seat, rng.choice(frame["moves"])["action"], table.version)
+            table.changed()
+        for p in range(players):
+            table.seat_frame(p)
+        table.projector_frame()
+        table.host_frame()
+        return table
+
+    warm = Hub(limits=Limits(pace_s=0, max_tables=tables + 1), pace_s=0)
+    build(warm, 0)  # imports, caches and the games' tables of odds are not a table's own
+    hub = Hub(limits=Limits(pace_s=0, max_tables=tables + 1), pace_s=0)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = [build(hub, i) for i in range(tables)]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del kept
+    return (after - before) / tables
+
+
 def print_figures(label: str, figures: dict[str, Any], tables: int) -> float:
     """Print one run's figures; return its 95th percentile (ms)."""
     lat = figures["latencies"]
@@ -370,7 +418,7 @@ def print_figures(label: str, figures: dict[str, Any], tables: int) -> float:
         ),
         ("frames received per move (all pages)", f"{figures['frames'] / applied:.1f}"),
         ("bytes received per move (all pages)", f"{figures['bytes'] / applied:,.0f}"),
-        ("server memory per table (RSS growth / tables)", f"{figures['memory_per_table'] / 1024:,.0f} KiB"),
+        ("server process RSS growth / tables (first use included)", f"{figures['memory_per_table'] / 1024:,.0f} KiB"),
     ]
     for name, value in rows:
         print(f"  {name:<62} {value}", flush=True)
@@ -394,16 +442,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.clients:
         return clients_main()
     sys.path.insert(0, str(ROOT))
-    tables, seats = (3, 3) if args.quick else (args.tables, args.seats)
-    modes = [False, True] if args.both else [args.in_process]
-    worst = 0.0
-    for in_process in modes:
-        figures = run(tables, seats, args.mix, args.time_cap, in_process)
-        label = "in the server's process" if in_process else "in a subprocess"
-        worst = max(
-            worst, print_figures(f"{label}, {tables} tables × {seats} seats + a host page", figures, tables)
-        )
+    measure(args.tables, args.seats, args.mix, args.quick, args.time_cap, args.in_process, args.both)
     return 0
+
+
+def measure(
+    tables: int = 10,
+    seats: int = 6,
+    mix: bool = False,
+    quick: bool = False,
+    time_cap: float = 180.0,
+    in_process: bool = False,
+    both: bool = False,
+) -> list[dict[str, Any]]:
+    """Run the load (see the module doc) and print its figures; returns one dict of figures per
+    run (``label``, ``p95`` in ms, ``lost``, ``twice``, ...) for ``benchmarks/run.py``."""
+    if quick:
+        tables, seats = 3, 3
+    runs = []
+    for where in [False, True] if both else [in_process]:
+        figures = run(tables, seats, mix, time_cap, where)
+        figures["label"] = "in the server's process" if where else "in a subprocess"
+        figures["p95"] = print_figures(
+            f"{figures['label']}, {tables} tables × {seats} seats + a host page", figures, tables
+        )
+        runs.append(figures)
+    per_table = memory_per_table(tables, seats, mix)
+    print(
+        f"  {'memory per table, played to the end (tracemalloc, no server)':<62} {per_table / 1024:,.0f} KiB"
+    )
+    for figures in runs:
+        figures["memory_traced"] = per_table
+    return runs
 
 
 if __name__ == "__main__":

@@ -190,6 +190,10 @@ class Client:
     def __init__(self, test_client, hello: dict[str, Any] | None = None):
         self._cm = test_client.websocket_connect("/ws")
         self.ws = self._cm.__enter__()
+        if not hasattr(test_client, "bus_lab_pages"):
+            test_client.bus_lab_pages = []
+        test_client.bus_lab_pages.append(self)  # closed with the test client (SocketTable.close)
+        self._open = True
         self.messages: list[dict[str, Any]] = []
         self.texts: list[str] = []
         self.frames: list[dict[str, Any]] = []
@@ -251,6 +255,9 @@ class Client:
         return self.frames[-1] if self.frames else None
 
     def close(self) -> None:
+        if not self._open:
+            return
+        self._open = False
         try:
             self._cm.__exit__(None, None, None)
         except Exception:  # the server may have closed it first
@@ -397,7 +404,7 @@ class SocketTable:
         raise AssertionError(f"no end after {max_steps} honest steps")
 
     def close(self) -> None:
-        for page in self.pages():
+        for page in getattr(self.tc, "bus_lab_pages", []):
             page.close()
         self.tc.__exit__(None, None, None)
 

@@ -606,3 +606,23 @@ def test_game_over_frames_offer_no_moves(rtb):
     assert rtb.read(game_over)
     for page in rtb.seats.values():
         assert page.latest()["moves"] == []
+
+
+def test_names_are_plain_text_and_cannot_pass_for_another_seat():
+    t = SocketTable("ride_the_bus", {"players": 4}, seed=1, start=False, people=[True, True, False, False])
+    try:
+        first = t.read(lambda table: table.seats[0].name)
+        for name in ['<img src=x onerror="alert(1)">', first, "Seat 3", "Ana\u202eevil\u200b", " "]:
+            t.call(lambda n=name: (t.table.leave(1), t.table.changed()))
+            page = Client(t.tc, {"type": "join", "code": t.code, "name": name})
+            if page.welcome["type"] != "welcome":
+                assert page.welcome["type"] == "refused"
+                continue
+            names = [s["name"] for s in page.latest()["seats"]]
+            mine = names[page.welcome["seat"]]
+            assert "<" not in mine and ">" not in mine and "\u202e" not in mine and "\u200b" not in mine
+            others = [n for i, n in enumerate(names) if i != page.welcome["seat"]]
+            assert mine.casefold() not in {n.casefold() for n in others}, f"{mine!r} passes for another seat"
+            page.close()
+    finally:
+        t.close()
