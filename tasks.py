@@ -11,6 +11,11 @@ Usage:
     python3 tasks.py bench [--quick]  # print the benchmark table
     python3 tasks.py bench --only board  # the board in JupyterLab: click → repaint, bytes per step
     python3 tasks.py pins        # regenerate the pinned requirement files
+    python3 tasks.py table [--host H --port P --game G --players N --pace S]
+                                 # host a class table from this terminal (python -m
+                                 # bus_lab.table): prints the join page and code, the
+                                 # projector link and the host's secret link; --host 0.0.0.0
+                                 # lets phones on the same network join; Ctrl+C stops it
 
 `lab` and `test` create a virtual environment in .venv (if missing), install the
 exact pins from requirements/ and then bus_lab itself in editable mode. A stamp
@@ -349,6 +354,17 @@ def task_bench(args: list[str]) -> int:
         return 130
 
 
+def task_table(args: list[str]) -> int:
+    """Host a class table (``python -m bus_lab.table``; options such as --port pass through)."""
+    ensure_env(LAB_PINS)
+    cmd = [str(VENV_PYTHON), "-m", "bus_lab.table", *args]
+    say("starting: python -m bus_lab.table " + " ".join(args))
+    try:
+        return subprocess.call(cmd, cwd=ROOT)
+    except KeyboardInterrupt:
+        return 130
+
+
 def _pyproject_requirements() -> tuple[list[str], list[str]]:
     try:
         import tomllib
@@ -413,7 +429,7 @@ def task_pins(args: list[str]) -> int:
     return 0
 
 
-TASKS = {"lab": task_lab, "test": task_test, "bench": task_bench, "pins": task_pins}
+TASKS = {"lab": task_lab, "test": task_test, "bench": task_bench, "pins": task_pins, "table": task_table}
 
 
 def main(argv: list[str]) -> int:

@@ -278,3 +278,38 @@ def test_session_from_game_name_and_repr():
     assert "seed=17" in repr(session) and "step 0 of 0" in repr(session)
     fresh = Session("ride_the_bus")
     assert isinstance(fresh.seed, int)  # a fresh seed is kept so the game can be replayed
+
+
+def test_set_bot_hands_a_seat_to_a_named_bot_and_back():
+    session = Session(load_game("ride_the_bus", players=3), seed=4, bots={1: "random"})
+    assert session.human_seats() == [0, 2]
+    session.set_bot(0, "best_odds")
+    assert session.human_seats() == [2] and session.bots[0].name == "best_odds"
+    assert json.loads(session.to_json())["bots"] == {"0": "best_odds", "1": "random"}
+    taken = session.run_to_end()
+    assert taken > 0 and session.state.current_player() == 2  # seat 0's turns were played
+    session.set_bot(0, None)
+    session.set_bot(1, None)
+    session.set_bot(2, None)  # a seat without a bot: nothing to take back
+    assert session.bots == {} and session.human_seats() == [0, 1, 2]
+    assert json.loads(session.to_json())["bots"] == {}
+    assert session.step() is None  # seat 2, a person, is to move
+    copy = Session.from_json(session.to_json())
+    assert copy.state.history() == session.state.history() and copy.bots == {}
+
+
+@pytest.mark.parametrize("seat", [-1, 3, True, 1.0, "1", None])
+def test_set_bot_refuses_a_seat_not_at_the_table(seat):
+    session = Session(load_game("ride_the_bus", players=3), seed=4)
+    with pytest.raises(ValueError, match="not at the table"):
+        session.set_bot(seat, "random")
+    assert session.bots == {}
+
+
+@pytest.mark.parametrize("name", ["oracle", "", 3, "greedy"])
+def test_set_bot_refuses_an_unknown_policy_and_changes_nothing(name):
+    session = Session(load_game("ride_the_bus", players=3), seed=4, bots={1: "random"})
+    with pytest.raises(ValueError):
+        session.set_bot(1, name)
+    assert session.bots[1].name == "random"
+    assert json.loads(session.to_json())["bots"] == {"1": "random"}

@@ -28,15 +28,20 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from bus_lab.engine.core import State
+from bus_lab.engine.events import Event
 from bus_lab.engine.moves import Move
 
 #: The key of a target that stands for "the choices beside the board" (moves with an empty path).
 PANEL = ""
+#: The most events of one step that the status line repeats (the log has them all).
+MAX_STATUS_EVENTS = 3
+#: The detail cell of a score row while the detail is held back (a table shows it at the end).
+DETAIL_AT_THE_END = "shown at the end"
 
 
 def format_odds(p: Fraction) -> str:
@@ -95,6 +100,18 @@ class BoardAdapter:
         (from ``why_illegal``). ``moves`` are the legal moves. Only what the mover may know."""
         return {}
 
+    def scores(
+        self,
+        state: State,
+        name_of: Callable[[int], str],
+        kind_of: Callable[[int], str],
+        *,
+        detail: bool = True,
+    ) -> dict[str, Any]:
+        """The scores table of a frame (default: :func:`scores_table`; a game with another goal
+        overrides it)."""
+        return scores_table(state, name_of, kind_of, detail=detail)
+
 
 _ADAPTERS: dict[str, BoardAdapter] = {}
 
@@ -136,7 +153,9 @@ def move_entries(state: State, adapter: BoardAdapter) -> list[dict[str, Any]]:
     return entries
 
 
-def board_frame(state: State, viewer: int | None, *, movable: bool) -> dict[str, Any]:
+def board_frame(
+    state: State, viewer: int | None, *, movable: bool, view: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The board part of a frame: ``viewer``'s view, the heading, and (when ``movable``) the moves.
 
     Args:
@@ -144,6 +163,8 @@ def board_frame(state: State, viewer: int | None, *, movable: bool) -> dict[str,
         viewer (int | None): the seat whose view is drawn (``None``: the spectator, every card).
         movable (bool): whether the page may make the pending decision (a person's seat to move and
             a page allowed to act for it). When False, ``moves`` and ``blocked`` are empty.
+        view (Mapping | None): the view to draw instead of ``state.view(viewer)``, e.g. the
+            public view ``state.public_view()`` a class table's projector shows.
 
     Returns:
         dict: ``game``, ``view``, ``heading``, ``to_move``, ``moves``, ``blocked`` (JSON-safe).
@@ -154,9 +175,83 @@ def board_frame(state: State, viewer: int | None, *, movable: bool) -> dict[str,
     blocked = adapter.blocked(state, state.legal_moves()) if moves else {}
     return {
         "game": state.get_game().name,
-        "view": state.view(viewer),
+        "view": state.view(viewer) if view is None else dict(view),
         "heading": adapter.heading(state),
         "to_move": state.current_player() if deciding else None,
         "moves": moves,
         "blocked": blocked,
     }
+
+
+def scores_table(
+    state: State,
+    name_of: Callable[[int], str],
+    kind_of: Callable[[int], str],
+    *,
+    detail: bool = True,
+) -> dict[str, Any]:
+    """The scores table of a frame: points per seat with where they came from, and the result.
+
+    Args:
+        state (State): the position scored.
+        name_of (Callable[[int], str]): a seat's name (``"Seat 2"``, ``"Ana"``).
+        kind_of (Callable[[int], str]): who plays a seat, in words (``"human"``, ``"best_odds bot"``).
+        detail (bool): give each row's breakdown (``score_breakdown``) with its rule IDs; when
+            False the cell reads :data:`DETAIL_AT_THE_END` (a class table shows points only
+            during play).
+
+    Returns:
+        dict: ``columns``, ``rows`` (``seat``, ``name``, ``points``, ``winner``, ``cells``),
+        ``caption``, ``result``, ``winners``, ``summary``.
+    """
+    game = state.get_game()
+    returns = state.returns()
+    winners = state.winners()
+    rows = []
+    for seat, points in enumerate(returns):
+        text = DETAIL_AT_THE_END
+        if detail:
+            lines = state.score_breakdown(seat)
+            text = "; ".join(
+                f"{line['label']} [{line['rule']}]"
+                + (f" ×{line['times']}" if line.get("times", 1) > 1 else "")
+                + f": {line['points']}"
+                for line in lines
+            )
+        rows.append(
+            {
+                "seat": seat,
+                "name": f"{name_of(seat)} ({kind_of(seat)})",
+                "points": points,
+                "winner": seat in winners,
+                "cells": [str(points), text or "nothing yet"],
+            }
+        )
+    if winners:
+        names = " and ".join(name_of(s) for s in winners)
+        verb = "share the win" if len(winners) > 1 else "wins"
+        result = f"Result: {names} {verb} with {returns[winners[0]]} points."
+    else:
+        result = "No winner yet: the game is in progress."
+    rule = "lowest total wins" if game.lower_score_wins else "highest total wins"
+    return {
+        "columns": ["Seat", "Points", "Where the points came from"],
+        "rows": rows,
+        "caption": f"Points ({rule})",
+        "result": result,
+        "winners": winners,
+        "summary": ", ".join(f"{name_of(s)} {p}" for s, p in enumerate(returns)),
+    }
+
+
+def step_text(new: Sequence[Event]) -> str:
+    """What one step did, in words: its events with their rule IDs (at most
+    :data:`MAX_STATUS_EVENTS`, the first ones, then how many more), ``" · "`` between them.
+
+    Args:
+        new (Sequence[Event]): the events the step recorded (empty: ``""``).
+    """
+    shown = [f"{e.text} [{e.rule}]" for e in new[:MAX_STATUS_EVENTS]]
+    if len(new) > MAX_STATUS_EVENTS:
+        shown.append(f"and {len(new) - MAX_STATUS_EVENTS} more in the event log")
+    return " · ".join(shown)

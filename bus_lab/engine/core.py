@@ -526,6 +526,16 @@ class State:
         with all cards shown). The only way hidden information reaches a renderer or widget."""
         raise NotImplementedError
 
+    def public_view(self) -> dict[str, Any]:
+        """The table as everyone may see it (a projector, the class): like :meth:`view` but
+        without anything any single seat's view hides (a hand, a face-down tile, the deck's
+        order). Each game overrides it; ``view(None)`` is NOT public (it shows every card).
+
+        Raises:
+            NotImplementedError: the game has no public view.
+        """
+        raise NotImplementedError(f"{self._game.name} has no public view")
+
     def clone(self) -> State:
         """An independent copy (applying actions to it leaves this state alone)."""
         raise NotImplementedError

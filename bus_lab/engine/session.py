@@ -200,6 +200,35 @@ class Session:
             state.apply_action(action)
         return state
 
+    def set_bot(self, seat: int, name: str | None) -> None:
+        """Hand ``seat`` to the bot policy ``name``, or back to a person (``None``), from the
+        next step on. Steps already taken stay as they are; :meth:`to_json` saves the bots as
+        they are now (a saved game replays its history, whoever made each move).
+
+        Args:
+            seat (int): a seat of the game (0-based).
+            name (str | None): a policy name from ``game.policies()``, or ``None``: a person
+                plays the seat again.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of the game (a bool is not a seat), or ``name``
+                is not one of the game's policies; nothing changes.
+        """
+        seats = self.game.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+            raise ValueError(f"bot seat {seat!r} is not at the table: seats are 0 to {seats - 1}")
+        if name is None:
+            self._bot_specs.pop(seat, None)
+            self.bots.pop(seat, None)
+            self._named_bot_seats.discard(seat)
+            return
+        if not isinstance(name, str):
+            raise ValueError(f"a bot is named by its policy name, not {type(name).__name__}")
+        policy = self._resolve(name)  # ValueError for an unknown name
+        self._bot_specs[seat] = name
+        self.bots[seat] = policy
+        self._named_bot_seats.add(seat)
+
     def human_seats(self) -> list[int]:
         """Seats with no bot."""
         return [s for s in range(self.game.num_players) if s not in self.bots]

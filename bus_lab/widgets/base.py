@@ -37,7 +37,8 @@ import ipywidgets as W
 import traitlets
 
 from bus_lab.board.assets import board_css, board_esm
-from bus_lab.board.frame import adapter_for, board_frame, format_odds
+from bus_lab.board.frame import MAX_STATUS_EVENTS as MAX_STATUS_EVENTS  # the status line's limit
+from bus_lab.board.frame import adapter_for, board_frame, format_odds, step_text
 from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import ParameterError
 from bus_lab.engine.moves import Move
@@ -51,8 +52,6 @@ SPECTATOR = -1
 MIN_INTERVAL_MS = 200
 #: Auto-play faster than this (ms per step) draws without motion.
 FAST_AUTOPLAY_MS = 400
-#: The most events of one step that the status line repeats (the log has them all).
-MAX_STATUS_EVENTS = 3
 #: The largest message the page may send (characters of JSON); larger ones are refused.
 MAX_MESSAGE_CHARS = 2000
 #: Controls the page may send, and the type of their value.
@@ -279,42 +278,7 @@ class GameWidget:
             dict: ``columns``, ``rows`` (``seat``, ``name``, ``points``, ``winner``, ``cells``),
             ``caption``, ``result``, ``winners``, ``summary``.
         """
-        game = self.session.game
-        returns = state.returns()
-        winners = state.winners()
-        rows = []
-        for seat, points in enumerate(returns):
-            lines = state.score_breakdown(seat)
-            detail = "; ".join(
-                f"{line['label']} [{line['rule']}]"
-                + (f" ×{line['times']}" if line.get("times", 1) > 1 else "")
-                + f": {line['points']}"
-                for line in lines
-            )
-            rows.append(
-                {
-                    "seat": seat,
-                    "name": f"{self.seat_name(seat)} ({self.seat_kind(seat)})",
-                    "points": points,
-                    "winner": seat in winners,
-                    "cells": [str(points), detail or "nothing yet"],
-                }
-            )
-        if winners:
-            names = " and ".join(self.seat_name(s) for s in winners)
-            verb = "share the win" if len(winners) > 1 else "wins"
-            result = f"Result: {names} {verb} with {returns[winners[0]]} points."
-        else:
-            result = "No winner yet: the game is in progress."
-        rule = "lowest total wins" if game.lower_score_wins else "highest total wins"
-        return {
-            "columns": ["Seat", "Points", "Where the points came from"],
-            "rows": rows,
-            "caption": f"Points ({rule})",
-            "result": result,
-            "winners": winners,
-            "summary": ", ".join(f"{self.seat_name(s)} {p}" for s, p in enumerate(returns)),
-        }
+        return adapter_for(state.get_game().name).scores(state, self.seat_name, self.seat_kind)
 
     # -- the frame ---------------------------------------------------------------------------
     def _hint(self, state: State) -> str:
@@ -347,11 +311,7 @@ class GameWidget:
         s = self.session
         if s.position == 0:
             return ""
-        new = s.state.events()[len(s.state_at(s.position - 1).events()) :]
-        shown = [f"{e.text} [{e.rule}]" for e in new[:MAX_STATUS_EVENTS]]
-        if len(new) > MAX_STATUS_EVENTS:
-            shown.append(f"and {len(new) - MAX_STATUS_EVENTS} more in the event log")
-        return " · ".join(shown)
+        return step_text(s.state.events()[len(s.state_at(s.position - 1).events()) :])
 
     def build_frame(self) -> dict[str, Any]:
         """The whole frame for the current position (the board part plus status, controls,

@@ -364,38 +364,4 @@ class RideTheBusWidget(GameWidget):
         ride order, RTB-SG-QUESTIONS) and best ride; the result is by streak: the target streak
         wins on the spot, otherwise the longest ride, and a lone rider who never made the target
         has no win (RTB-SG-WIN). Each gauntlet row also has ``best`` (hits in a row)."""
-        if not state.gauntlet:
-            return super().scores(state)
-        winners = state.winners()
-        rows = [
-            {
-                "seat": seat,
-                "name": f"{self.seat_name(seat)} ({self.seat_kind(seat)})",
-                "points": state.points[seat],
-                "best": state.ride_best[seat],
-                "winner": seat in winners,
-                "cells": [str(state.points[seat]), str(state.ride_best[seat])],
-            }
-            for seat in range(state.num_players)
-        ]
-        if not state.is_terminal():
-            result = "No winner yet: the game is in progress."
-        elif not winners:
-            result = (
-                f"Result: no winner. The lone rider's best ride was {max(state.ride_best)}, short of "
-                f"{state.target} in a row (RTB-SG-WIN)."
-            )
-        else:
-            names = " and ".join(self.seat_name(s) for s in winners)
-            verb = "share the win" if len(winners) > 1 else "wins"
-            result = f"Result: {names} {verb} with a streak of {max(state.ride_best)} (RTB-SG-WIN)."
-        return {
-            "columns": ["Seat", "Part 1 points (ride order)", "Best ride (hits in a row)"],
-            "rows": rows,
-            "caption": (
-                f"Solo gauntlet: {state.target} hits in a row win on the spot; otherwise the longest ride wins"
-            ),
-            "result": result,
-            "winners": winners,
-            "summary": ", ".join(f"{self.seat_name(s)} best ride {b}" for s, b in enumerate(state.ride_best)),
-        }
+        return super().scores(state)  # the board adapter scores the gauntlet by streak

@@ -17,8 +17,9 @@ consequences and reasons here reveal nothing a seat cannot see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from bus_lab.board.frame import BoardAdapter
 from bus_lab.engine.core import State
@@ -194,6 +195,58 @@ class RideTheBusAdapter(BoardAdapter):
         why = state.why_illegal(give_action(giver))
         return {seat_target(giver): f"{why} ({state.gives[0][2]})"} if why else {}
 
+    #: The adapter :func:`bus_lab.board.frame.adapter_for` loads for ``"ride_the_bus"``.
 
-#: The adapter :func:`bus_lab.board.frame.adapter_for` loads for ``"ride_the_bus"``.
+    def scores(
+        self,
+        state: State,
+        name_of: Callable[[int], str],
+        kind_of: Callable[[int], str],
+        *,
+        detail: bool = True,
+    ) -> dict[str, Any]:
+        """The scores table. In a classic game, points and where they came from (lowest total
+        wins, RTB-SCORE-LOW). In the solo gauntlet, each seat's Part 1 points (they only set the
+        ride order, RTB-SG-QUESTIONS) and best ride; the result is by streak: the target streak
+        wins on the spot, otherwise the longest ride, and a lone rider who never made the target
+        has no win (RTB-SG-WIN). Each gauntlet row also has ``best`` (hits in a row). Every
+        gauntlet cell is public, so ``detail`` changes nothing there."""
+        if not state.gauntlet:  # type: ignore[attr-defined]
+            return super().scores(state, name_of, kind_of, detail=detail)
+        st: Any = state
+        winners = st.winners()
+        rows = [
+            {
+                "seat": seat,
+                "name": f"{name_of(seat)} ({kind_of(seat)})",
+                "points": st.points[seat],
+                "best": st.ride_best[seat],
+                "winner": seat in winners,
+                "cells": [str(st.points[seat]), str(st.ride_best[seat])],
+            }
+            for seat in range(st.num_players)
+        ]
+        if not st.is_terminal():
+            result = "No winner yet: the game is in progress."
+        elif not winners:
+            result = (
+                f"Result: no winner. The lone rider's best ride was {max(st.ride_best)}, short of "
+                f"{st.target} in a row (RTB-SG-WIN)."
+            )
+        else:
+            names = " and ".join(name_of(s) for s in winners)
+            verb = "share the win" if len(winners) > 1 else "wins"
+            result = f"Result: {names} {verb} with a streak of {max(st.ride_best)} (RTB-SG-WIN)."
+        return {
+            "columns": ["Seat", "Part 1 points (ride order)", "Best ride (hits in a row)"],
+            "rows": rows,
+            "caption": (
+                f"Solo gauntlet: {st.target} hits in a row win on the spot; otherwise the longest ride wins"
+            ),
+            "result": result,
+            "winners": winners,
+            "summary": ", ".join(f"{name_of(s)} best ride {b}" for s, b in enumerate(st.ride_best)),
+        }
+
+
 ADAPTER = RideTheBusAdapter()

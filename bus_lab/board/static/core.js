@@ -74,12 +74,15 @@ function recordTiming(ms) {
 class Board {
   /**
    * @param {HTMLElement} el where the board lives
-   * @param {{send: (msg: object) => void, mode?: "widget"|"table"}} options
+   * @param {{send: (msg: object) => void, mode?: "widget"|"table", onNoReply?: () => void}} options
+   *   onNoReply: called instead of the kernel message when a move gets no answer in 5 s (the
+   *   class table says so in its own words and reconnects).
    */
   constructor(el, options) {
     this.el = el;
     this.sendRaw = options.send;
     this.mode = options.mode || "widget";
+    this.onNoReply = options.onNoReply || null;
     this.frame = null;
     this.selection = [];
     this.pending = null; // {seq, at, timer}
@@ -254,6 +257,10 @@ class Board {
   noReply() {
     this.pending = null;
     this.root.classList.remove("bl-busy");
+    if (this.onNoReply) {
+      this.onNoReply();
+      return;
+    }
     this.showBanner(
       "No answer from the Python kernel for 5 seconds. If it restarted or stopped, this board cannot play any more: " +
         "run this cell again (Shift+Enter) to get the game back.",

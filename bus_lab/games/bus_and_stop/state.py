@@ -926,6 +926,12 @@ class BusAndStopState(State):
         """
         return views.table_view(self, self._check_seat(seat))
 
+    def public_view(self) -> views.BusAndStopView:  # type: ignore[override]
+        """The table as everyone may see it (a projector): every card of this game is face up
+        and a seat's view hides only the deck's order, so this is the view of no seat
+        (``viewer`` is ``None``), the same as every seat's apart from ``viewer``."""
+        return self.view(None)
+
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> BusAndStopState:
         other = BusAndStopState.__new__(BusAndStopState)

@@ -1008,6 +1008,12 @@ class BusCityState(State):
         seat = self._check_seat(seat)
         return build_view(self, seat)
 
+    def public_view(self) -> BusCityView:  # type: ignore[override]
+        """The table as everyone may see it (a projector): every card of this game is face up
+        and a seat's view hides only the deck's order, so this is the view of no seat
+        (``viewer`` is ``None``), the same as every seat's apart from ``viewer``."""
+        return self.view(None)
+
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> BusCityState:
         other = BusCityState.__new__(BusCityState)

@@ -814,6 +814,12 @@ class RideTheBusState(State):
         """
         return views.build_view(self, self._check_seat(seat))
 
+    def public_view(self) -> views.RideTheBusView:  # type: ignore[override]
+        """The table as everyone may see it (a projector): every card of this game is face up
+        and a seat's view hides only the deck's order, so this is the view of no seat
+        (``viewer`` is ``None``), the same as every seat's apart from ``viewer``."""
+        return self.view(None)
+
     # -- copying -------------------------------------------------------------------------
     def clone(self) -> RideTheBusState:
         other = RideTheBusState.__new__(RideTheBusState)

@@ -1,0 +1,1124 @@
+// bus_lab class table: the pages of a table (join, seat, projector, host) in one ES module.
+//
+// The page says which one it is on <body data-page="join|seat|watch|host|unknown" data-code="...">
+// (bus_lab/table/pages.py). Everything goes through one websocket (`ws` beside `static/`, found
+// from this module's own address, so the pages work behind a path prefix): a hello first (join,
+// resume, watch or host), then frames drawn by the same board as the notebook widget
+// (board.js, mode "table": no step controls). A dropped connection (a locked phone, a network
+// change) comes back by itself with growing pauses, and a seat resumes with its secret token,
+// which stays in this browser's localStorage under "bus_lab.table.<CODE>".
+
+import { mount } from "./board.js";
+
+const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const STORE_PREFIX = "bus_lab.table.";
+/** The server's root (the join page): this module lives at <root>static/table.js. */
+const ROOT = new URL("../", import.meta.url);
+/** Pauses before each new attempt after a drop (ms); the last one repeats. */
+const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 15000];
+/** A ping when nothing was heard for this long (ms), and how long its pong may take. */
+const PING_EVERY_MS = 20000;
+const PONG_WAIT_MS = 6000;
+/** Close codes that mean "refused: do not try again" (unknown table, bad token or key, full, too
+ *  many failed joins). */
+const REFUSED_CODES = new Set([4403, 4404, 4409, 4429]);
+
+// -- small helpers --------------------------------------------------------------------------
+
+/** An HTML element: el("p", {class: "x"}, "text", child). */
+function el(tag, attrs, ...kids) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") node.textContent = String(v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return node;
+}
+
+/** A code as the server spells it, or null when `text` cannot be one (letters of ALPHABET). */
+export function normalizeCode(text) {
+  const code = String(text || "")
+    .replace(/[\s-]+/g, "")
+    .toUpperCase();
+  if (code.length < 4 || code.length > 12) return null;
+  for (const ch of code) if (!ALPHABET.includes(ch)) return null;
+  return code;
+}
+
+/** The websocket address: `ws` beside `static/`, ws: or wss: following http: or https:. */
+export function socketURL() {
+  const url = new URL("ws", ROOT);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.href;
+}
+
+/** The address students type: the join page without "http://" (kept for https). */
+function joinAddress() {
+  const href = ROOT.href;
+  if (ROOT.protocol === "http:") return href.slice("http://".length).replace(/\/$/, "");
+  return href.replace(/\/$/, "");
+}
+
+/** localStorage that never throws (private windows may refuse it: the seat then lasts the tab). */
+const store = {
+  memory: new Map(),
+  get(key) {
+    try {
+      const v = window.localStorage.getItem(key);
+      if (v !== null) return v;
+    } catch (err) {
+      /* storage refused */
+    }
+    return this.memory.has(key) ? this.memory.get(key) : null;
+  },
+  set(key, value) {
+    this.memory.set(key, value);
+    try {
+      window.localStorage.setItem(key, value);
+    } catch (err) {
+      /* storage refused: kept in memory */
+    }
+  },
+  remove(key) {
+    this.memory.delete(key);
+    try {
+      window.localStorage.removeItem(key);
+    } catch (err) {
+      /* storage refused */
+    }
+  },
+};
+
+const tokenKey = (code) => STORE_PREFIX + code;
+const NAME_KEY = STORE_PREFIX + "name";
+
+// -- the connection -------------------------------------------------------------------------
+
+/**
+ * One websocket to the table that comes back by itself.
+ *
+ * `hello()` gives the first message of each attempt (null: do not connect). `onMessage(msg)`
+ * gets every message but pongs. `onState(state, info)` hears "connecting", "open" (welcomed),
+ * "waiting" (info: ms until the next attempt), "refused" (info: {text, code}) and "stopped".
+ */
+class Connection {
+  constructor({ hello, onMessage, onState }) {
+    this.hello = hello;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.pongTimer = null;
+    this.stopped = false;
+    this.welcomed = false;
+    this.lastHeard = 0;
+    this.refusedText = null;
+    // A phone that was locked, a laptop that slept, a network that came back: look at once.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.check();
+    });
+    window.addEventListener("online", () => this.check());
+    window.addEventListener("offline", () => this.drop());
+    window.addEventListener("pageshow", (e) => {
+      if (e.persisted) this.check();
+    });
+    this.beat = setInterval(() => {
+      if (this.isOpen() && Date.now() - this.lastHeard > PING_EVERY_MS - 500) this.probe();
+    }, PING_EVERY_MS / 2);
+  }
+
+  isOpen() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed);
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.ws) return;
+    const hello = this.hello();
+    if (!hello) return;
+    this.onState("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(socketURL());
+    } catch (err) {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    this.welcomed = false;
+    this.refusedText = null;
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      clearTimeout(this.pongTimer);
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (err) {
+        return;
+      }
+      if (!msg || typeof msg !== "object") return;
+      if (msg.type === "pong") return;
+      if (msg.type === "welcome") {
+        this.welcomed = true;
+        this.attempt = 0;
+        this.onState("open");
+      } else if (msg.type === "refused") {
+        this.refusedText = String(msg.text || "");
+      } else if (msg.type === "closed") {
+        this.stopped = true;
+      }
+      this.onMessage(msg);
+    };
+    ws.onerror = () => {}; // onclose follows and decides
+    ws.onclose = (ev) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      clearTimeout(this.pongTimer);
+      if (this.refusedText !== null || REFUSED_CODES.has(ev.code)) {
+        this.stopped = true;
+        this.onState("refused", { text: this.refusedText || ev.reason || "", code: ev.code });
+        return;
+      }
+      if (this.stopped) {
+        this.onState("stopped");
+        return;
+      }
+      this.retry();
+    };
+  }
+
+  retry() {
+    if (this.stopped) return;
+    const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), wait);
+    this.onState("waiting", wait);
+  }
+
+  /** Reconnect now (the person asked, or the page came back). */
+  now() {
+    this.attempt = 0;
+    if (this.ws) this.drop();
+    else this.connect();
+  }
+
+  check() {
+    if (this.stopped) return;
+    if (!this.ws) {
+      this.attempt = 0;
+      this.connect();
+    } else if (this.ws.readyState === WebSocket.OPEN) {
+      this.probe();
+    }
+  }
+
+  /** Ask for a pong; no answer in PONG_WAIT_MS means the socket is dead (a phone slept). */
+  probe() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    try {
+      this.ws.send(JSON.stringify({ type: "ping" }));
+    } catch (err) {
+      this.drop();
+      return;
+    }
+    clearTimeout(this.pongTimer);
+    this.pongTimer = setTimeout(() => this.drop(), PONG_WAIT_MS);
+  }
+
+  /** Give up on the current socket and try again at once. */
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    this.welcomed = false;
+    clearTimeout(this.pongTimer);
+    try {
+      ws.close();
+    } catch (err) {
+      /* already closed */
+    }
+    if (this.stopped) return;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Send a message; false when not connected (nothing is queued: a move must meet the board it
+   *  was made on). */
+  send(msg) {
+    if (!this.isOpen()) return false;
+    try {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    } catch (err) {
+      return false;
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.beat);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+  }
+}
+
+// -- the connection line --------------------------------------------------------------------
+
+/** The "Connected / Reconnecting in 3 s" line at the top of a live page. */
+class ConnLine {
+  constructor(host) {
+    this.box = document.getElementById("tl-conn");
+    if (!this.box) {
+      this.box = el(
+        "div",
+        { id: "tl-conn", class: "tl-conn", role: "status", "aria-live": "polite" },
+        el("span", { class: "tl-conn-text" }),
+        " ",
+        el("button", { type: "button", class: "tl-btn tl-conn-retry", id: "tl-retry", hidden: true }, "Reconnect now"),
+      );
+      host.prepend(this.box);
+    }
+    this.text = this.box.querySelector(".tl-conn-text");
+    this.retry = this.box.querySelector(".tl-conn-retry");
+    this.countdown = null;
+  }
+
+  set(state, info, onRetry) {
+    clearInterval(this.countdown);
+    this.box.dataset.state = state;
+    document.body.classList.toggle("tl-offline", state !== "open");
+    this.retry.hidden = state !== "waiting";
+    this.retry.onclick = onRetry || null;
+    if (state === "open") this.text.textContent = "Connected";
+    else if (state === "connecting") this.text.textContent = "Connecting to the table…";
+    else if (state === "waiting") {
+      const until = Date.now() + info;
+      const say = () => {
+        const s = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+        const offline = navigator.onLine === false ? " This device has no network." : "";
+        this.text.textContent = `Not connected to the table.${offline} Trying again in ${s} s…`;
+      };
+      say();
+      this.countdown = setInterval(say, 500);
+    } else this.text.textContent = info || "Not connected.";
+  }
+}
+
+// -- a board for frames ---------------------------------------------------------------------
+
+/** The board of a page: draws frames, shows this person's errors in the board's message line. */
+class FrameBoard {
+  constructor(host, send, onNoReply) {
+    this.host = host;
+    this.app = mount(host, { send, mode: "table", onNoReply });
+    this.frame = null;
+    this.overShown = false;
+  }
+
+  get board() {
+    return this.app.board;
+  }
+
+  update(frame) {
+    this.frame = frame;
+    this.app.update(frame);
+    const over = frame.table && frame.table.phase === "over";
+    if (over && !this.overShown && this.board.scores && !this.board.scores.hidden) {
+      this.board.scores.open = true; // the end: scores with where the points came from
+    }
+    this.overShown = over;
+  }
+
+  /** Show `text` to this person only: the last frame again with the message set. */
+  say(text, kind = "error") {
+    if (!this.frame) return false;
+    this.app.update({ ...this.frame, message: { kind, text }, animate: false });
+    return true;
+  }
+}
+
+function phaseOf(frame) {
+  if (frame && frame.table && frame.table.phase) return frame.table.phase;
+  return frame && frame.view ? "playing" : "lobby";
+}
+
+/** Words for the state of the table above the board (paused, waiting for Continue, over). */
+function tableNotice(frame) {
+  const t = frame.table || {};
+  const phase = phaseOf(frame);
+  if (phase === "paused" || t.paused) return "The host has paused the game.";
+  if (phase === "over") return "The game is over. The scores below say where the points came from.";
+  if (phase === "closed") return "This table has closed.";
+  if (t.holding) return "Waiting for the host to continue: " + t.holding;
+  return "";
+}
+
+/** The lobby: who has joined, and that the host starts the game. */
+function lobbyView(frame, you) {
+  const t = frame.table || {};
+  const seats = frame.seats || [];
+  const title = t.title || frame.title || "";
+  const people = seats.filter((s) => s.kind !== "bot");
+  return el(
+    "section",
+    { class: "tl-lobby", "aria-labelledby": "tl-lobby-head" },
+    el("h2", { id: "tl-lobby-head" }, "Waiting for the host to start the game"),
+    title ? el("p", { class: "tl-lobby-game" }, title) : null,
+    el("p", {}, `${people.filter((s) => s.claimed !== false && !/^Seat \d+$/.test(s.name)).length} of ${seats.length} seats taken:`),
+    el(
+      "ul",
+      { class: "tl-lobby-seats" },
+      seats.map((s) =>
+        el(
+          "li",
+          { "data-seat": s.seat, class: s.seat === you ? "tl-you" : null },
+          el("span", { class: "tl-seat-name" }, s.name),
+          s.kind === "bot" ? el("small", {}, " (bot)") : null,
+          s.seat === you ? el("b", {}, " (you)") : null,
+        ),
+      ),
+    ),
+  );
+}
+
+// -- seat (join page and seat page) ---------------------------------------------------------
+
+/**
+ * A student's seat. Started by the join page (a code and a name typed) or the seat page
+ * (resume with the token kept in this browser, else the name form).
+ */
+class Seat {
+  constructor(code, { main, app, form, onJoinRefused }) {
+    this.code = code;
+    this.main = main;
+    this.form = form;
+    this.onJoinRefused = onJoinRefused;
+    this.token = store.get(tokenKey(code));
+    this.name = null;
+    this.seat = null;
+    this.joined = false;
+    this.line = new ConnLine(main);
+    this.notice = el("p", { class: "tl-notice", role: "status", hidden: true });
+    this.lobby = el("div", { class: "tl-lobbybox", hidden: true });
+    this.boardBox = el("div", { class: "tl-boardbox", hidden: true });
+    this.pageMessage = el("div", { class: "tl-pagemsg", role: "alert", hidden: true });
+    app.hidden = false;
+    app.replaceChildren(this.pageMessage, this.notice, this.lobby, this.boardBox);
+    this.board = null;
+    this.conn = new Connection({
+      hello: () => this.hello(),
+      onMessage: (msg) => this.onMessage(msg),
+      onState: (state, info) => this.onState(state, info),
+    });
+  }
+
+  hello() {
+    if (this.token) return { type: "resume", code: this.code, token: this.token };
+    if (this.name !== null) return { type: "join", code: this.code, name: this.name };
+    return null;
+  }
+
+  resume() {
+    this.conn.connect();
+  }
+
+  join(name) {
+    this.name = name;
+    this.conn.stopped = false;
+    this.conn.connect();
+  }
+
+  ensureBoard() {
+    if (!this.board) {
+      this.board = new FrameBoard(
+        this.boardBox,
+        (msg) => this.sendFromBoard(msg),
+        () => this.noReply(),
+      );
+      // The event log's entries travel only while it is open (as in the notebook).
+      this.board.board.log.addEventListener("toggle", () => {
+        const seq = this.board.frame ? this.board.frame.seq : -1;
+        this.conn.send({ type: "control", name: "log", value: this.board.board.log.open, seq });
+      });
+    }
+    return this.board;
+  }
+
+  sendFromBoard(msg) {
+    if (this.conn.send(msg)) return;
+    // Not connected: say so on the board (after core.js has noted the move as waiting).
+    setTimeout(() => this.board && this.board.say("Not connected to the table: your move was not sent. Try again once connected."), 0);
+  }
+
+  noReply() {
+    if (this.board) this.board.say("No answer from the table yet: reconnecting…", "note");
+    this.conn.now();
+  }
+
+  showMessage(text, { link = false } = {}) {
+    this.pageMessage.hidden = !text;
+    this.pageMessage.replaceChildren();
+    if (!text) return;
+    this.pageMessage.append(el("p", {}, text));
+    if (link) this.pageMessage.append(el("p", {}, el("a", { href: ROOT.href, class: "tl-btn tl-big" }, "Back to the join page")));
+  }
+
+  onState(state, info) {
+    if (state === "refused") {
+      this.line.set("refused", "Not connected.");
+      this.refused(info.text, info.code);
+      return;
+    }
+    if (state === "stopped") {
+      this.line.set("stopped", "Not connected: the table has closed.");
+      return;
+    }
+    this.line.set(state, info, () => this.conn.now());
+    if (state === "open") this.showMessage("");
+  }
+
+  refused(text, code) {
+    const wasJoin = !this.token;
+    if (wasJoin) {
+      this.name = null;
+      if (this.onJoinRefused) this.onJoinRefused(text || "The table refused to seat you.");
+      else this.showMessage(text || "The table refused to seat you.", { link: true });
+      return;
+    }
+    // A token this table does not know (another table's, a forged one, a closed table): forget it.
+    if (code === 4403 || code === 4404) {
+      store.remove(tokenKey(this.code));
+      this.token = null;
+    }
+    this.boardBox.hidden = true;
+    this.lobby.hidden = true;
+    this.notice.hidden = true;
+    this.showMessage(
+      "This browser's seat was not accepted by table " + this.code + ": " + (text || "unknown seat.") +
+        (code === 4403 ? " If the game has not started yet, you can join again." : ""),
+      { link: true },
+    );
+    if (code === 4403 && this.form) this.form.show();
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.seat = msg.seat;
+        if (msg.token) {
+          this.token = String(msg.token);
+          store.set(tokenKey(this.code), this.token);
+        }
+        if (!this.joined) {
+          this.joined = true;
+          if (this.form) this.form.hide();
+          // the join page becomes this seat's page: a reload resumes the seat
+          const here = new URL("t/" + this.code, ROOT);
+          if (location.href !== here.href) history.replaceState(null, "", here.href);
+          document.body.dataset.page = "seat";
+          document.title = `Table ${this.code} · bus_lab`;
+        }
+        break;
+      case "frame":
+        this.draw(msg.frame);
+        break;
+      case "error":
+        if (!(this.board && !this.boardBox.hidden && this.board.say(String(msg.text)))) this.showMessage(String(msg.text));
+        break;
+      case "closed":
+        store.remove(tokenKey(this.code));
+        this.notice.hidden = false;
+        this.notice.textContent = msg.text || "This table has closed.";
+        this.showMessage(msg.text || "This table has closed.", { link: true });
+        break;
+      default:
+        break;
+    }
+  }
+
+  draw(frame) {
+    if (!frame) return;
+    const phase = phaseOf(frame);
+    const you = frame.table && frame.table.you !== undefined ? frame.table.you : this.seat;
+    document.body.dataset.phase = phase;
+    if (phase === "lobby" || !frame.view) {
+      this.lobby.hidden = false;
+      this.boardBox.hidden = true;
+      this.lobby.replaceChildren(lobbyView(frame, you));
+      this.notice.hidden = true;
+      return;
+    }
+    this.lobby.hidden = true;
+    this.boardBox.hidden = false;
+    const text = tableNotice(frame);
+    this.notice.hidden = !text;
+    this.notice.textContent = text;
+    this.ensureBoard().update(frame);
+  }
+}
+
+/** The name form (and the code box on the join page). */
+class JoinForm {
+  constructor(form, { withCode }) {
+    this.form = form;
+    this.code = form.querySelector("#tl-code");
+    this.name = form.querySelector("#tl-name");
+    this.button = form.querySelector("#tl-join");
+    this.error = form.querySelector("#tl-form-error");
+    this.box = form.closest("#tl-joinbox") || form;
+    this.withCode = withCode;
+    const remembered = store.get(NAME_KEY);
+    if (remembered && !this.name.value) this.name.value = remembered;
+  }
+
+  read() {
+    this.say("");
+    let code = null;
+    if (this.withCode) {
+      code = normalizeCode(this.code.value);
+      if (!code) {
+        this.say("That is not a table code: it has letters and digits only (no O, I, L, 0 or 1).", this.code);
+        return null;
+      }
+      this.code.value = code;
+    }
+    const name = this.name.value.replace(/\s+/g, " ").trim();
+    if (!name) {
+      this.say("Type your name: the others see it at the table.", this.name);
+      return null;
+    }
+    store.set(NAME_KEY, name);
+    return { code, name };
+  }
+
+  say(text, field) {
+    this.error.textContent = text;
+    for (const input of [this.code, this.name]) if (input) input.removeAttribute("aria-invalid");
+    if (field) {
+      field.setAttribute("aria-invalid", "true");
+      field.focus();
+    }
+  }
+
+  busy(on) {
+    this.button.disabled = on;
+    this.button.textContent = on ? "Joining…" : "Join the table";
+  }
+
+  show() {
+    this.box.hidden = false;
+    this.busy(false);
+  }
+
+  hide() {
+    this.box.hidden = true;
+  }
+}
+
+function joinPage(body) {
+  const main = document.getElementById("tl-main");
+  const app = document.getElementById("tl-app");
+  const form = new JoinForm(document.getElementById("tl-join-form"), { withCode: true });
+  let seat = null;
+  if (form.code.value && !form.name.value) form.name.focus();
+  form.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const got = form.read();
+    if (!got) return;
+    if (store.get(tokenKey(got.code))) {
+      // this browser already has a seat there: take it back
+      location.assign(new URL("t/" + got.code, ROOT).href);
+      return;
+    }
+    form.busy(true);
+    if (!seat || seat.code !== got.code) {
+      if (seat) seat.conn.stop();
+      seat = new Seat(got.code, {
+        main,
+        app,
+        form,
+        onJoinRefused: (text) => {
+          form.busy(false);
+          form.say(text);
+        },
+      });
+      document.body.dataset.code = got.code;
+    }
+    seat.join(got.name);
+  });
+}
+
+function seatPage(body) {
+  const code = normalizeCode(body.dataset.code);
+  const main = document.getElementById("tl-main");
+  const app = document.getElementById("tl-app");
+  const formEl = document.getElementById("tl-join-form");
+  const form = new JoinForm(formEl, { withCode: false });
+  const seat = new Seat(code, {
+    main: main.querySelector(".tl-head") || main,
+    app,
+    form,
+    onJoinRefused: (text) => {
+      form.show();
+      form.say(text);
+    },
+  });
+  formEl.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const got = form.read();
+    if (!got) return;
+    form.busy(true);
+    seat.showMessage("");
+    seat.join(got.name);
+  });
+  if (seat.token) seat.resume();
+  else {
+    form.show();
+    seat.line.set("stopped", "Not joined yet: type your name to join.");
+    if (!form.name.value) form.name.focus();
+  }
+}
+
+// -- projector ------------------------------------------------------------------------------
+
+function watchPage(body) {
+  const code = normalizeCode(body.dataset.code);
+  const app = document.getElementById("tl-app");
+  const address = document.getElementById("tl-address");
+  if (address && !address.dataset.address) address.textContent = joinAddress();
+  const head = document.querySelector(".tl-head") || document.body;
+  const line = new ConnLine(head);
+  const notice = el("p", { class: "tl-notice", role: "status", hidden: true });
+  const lobby = el("div", { class: "tl-lobbybox", hidden: true });
+  const boardBox = el("div", { class: "tl-boardbox", hidden: true });
+  const message = el("div", { class: "tl-pagemsg", role: "alert", hidden: true });
+  app.replaceChildren(message, notice, lobby, boardBox);
+  let board = null;
+  const conn = new Connection({
+    hello: () => ({ type: "watch", code }),
+    onMessage: (msg) => {
+      if (msg.type === "frame") {
+        const frame = msg.frame;
+        const phase = phaseOf(frame);
+        document.body.dataset.phase = phase;
+        if (phase === "lobby" || !frame.view) {
+          lobby.hidden = false;
+          boardBox.hidden = true;
+          notice.hidden = true;
+          lobby.replaceChildren(lobbyView(frame, null));
+          return;
+        }
+        lobby.hidden = true;
+        boardBox.hidden = false;
+        const text = tableNotice(frame);
+        notice.hidden = !text;
+        notice.textContent = text;
+        if (!board) board = new FrameBoard(boardBox, () => {}, () => {});
+        board.update(frame);
+      } else if (msg.type === "closed") {
+        message.hidden = false;
+        message.textContent = msg.text || "This table has closed.";
+      }
+    },
+    onState: (state, info) => {
+      if (state === "refused") {
+        line.set("refused", "Not connected.");
+        message.hidden = false;
+        message.textContent = info.text || "The table refused this page.";
+        return;
+      }
+      line.set(state, info, () => conn.now());
+    },
+  });
+  conn.connect();
+}
+
+// -- host -----------------------------------------------------------------------------------
+
+/** The host key: from the URL fragment (#key=...), kept for this tab so a reload still works,
+ *  then taken out of the address bar (a projected host page does not show it). */
+function hostKey(code) {
+  const k = STORE_PREFIX + "host." + code;
+  const params = new URLSearchParams(location.hash.slice(1));
+  let key = params.get("key");
+  if (key) {
+    try {
+      sessionStorage.setItem(k, key);
+    } catch (err) {
+      /* refused: the fragment stays */
+      return key;
+    }
+    history.replaceState(null, "", location.pathname + location.search);
+  } else {
+    try {
+      key = sessionStorage.getItem(k);
+    } catch (err) {
+      key = null;
+    }
+  }
+  return key;
+}
+
+/** Download `text` as a file (a Blob link clicked once). */
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = el("a", { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  setTimeout(() => {
+    URL.revokeObjectURL(url);
+    a.remove();
+  }, 1000);
+}
+
+class HostPage {
+  constructor(body) {
+    this.code = normalizeCode(body.dataset.code);
+    this.key = hostKey(this.code);
+    this.message = document.getElementById("tl-host-message");
+    this.phaseLine = document.getElementById("tl-phase");
+    this.controls = document.getElementById("tl-controls");
+    this.lobbyBox = document.getElementById("tl-lobby");
+    this.form = document.getElementById("tl-lobby-form");
+    this.seatList = document.getElementById("tl-seat-list");
+    this.app = document.getElementById("tl-app");
+    const address = document.getElementById("tl-address");
+    if (address) address.textContent = joinAddress();
+    this.line = new ConnLine(document.querySelector(".tl-head") || document.body);
+    this.frame = null;
+    this.board = null;
+    this.formKey = null; // which game the form is built for
+    this.confirming = null;
+    if (!this.key) {
+      this.say("This page needs the host link with its key (…#key=…): open the link the server printed or the notebook showed.");
+      this.line.set("stopped", "Not connected: no host key.");
+      return;
+    }
+    this.conn = new Connection({
+      hello: () => ({ type: "host", code: this.code, key: this.key }),
+      onMessage: (msg) => this.onMessage(msg),
+      onState: (state, info) => {
+        if (state === "refused") {
+          this.line.set("refused", "Not connected.");
+          this.say(info.text || "The table refused this host key.");
+          return;
+        }
+        this.line.set(state, info, () => this.conn.now());
+      },
+    });
+    this.conn.connect();
+  }
+
+  say(text, kind = "error") {
+    this.message.textContent = text || "";
+    this.message.dataset.kind = kind;
+  }
+
+  command(name, value = null) {
+    if (!this.conn.send({ type: "command", name, value })) this.say("Not connected to the table: try again in a moment.");
+  }
+
+  onMessage(msg) {
+    if (msg.type === "frame") {
+      this.say("");
+      this.draw(msg.frame);
+    } else if (msg.type === "error") this.say(String(msg.text));
+    else if (msg.type === "record") download(`bus_lab-table-${this.code}.json`, String(msg.record));
+    else if (msg.type === "closed") {
+      this.say(msg.text || "This table has closed.", "note");
+      this.phaseLine.textContent = "Closed.";
+      this.controls.replaceChildren();
+    }
+  }
+
+  lobbyOf(frame) {
+    return frame.lobby || frame;
+  }
+
+  draw(frame) {
+    this.frame = frame;
+    const t = frame.table || {};
+    const lobby = this.lobbyOf(frame);
+    const phase = t.phase || lobby.phase || "lobby";
+    document.body.dataset.phase = phase;
+    const words = {
+      lobby: "In the lobby: students are joining.",
+      playing: "Playing.",
+      paused: "Paused.",
+      over: "The game is over.",
+      closed: "The table has closed.",
+    };
+    let text = words[phase] || phase;
+    if (t.holding) text += " Waiting for you: " + t.holding;
+    this.phaseLine.textContent = text;
+    this.drawControls(phase, t);
+    this.drawSeats(frame, phase);
+    this.lobbyBox.hidden = phase !== "lobby";
+    if (phase === "lobby") this.drawForm(frame);
+    const projector = frame.projector || (frame.view ? frame : null);
+    if (projector && projector.view) {
+      if (!this.board) this.board = new FrameBoard(this.app, () => {}, () => {});
+      this.board.update(projector);
+      this.app.hidden = false;
+    } else {
+      this.app.hidden = phase === "lobby";
+    }
+  }
+
+  button(name, text, onClick, attrs = {}) {
+    return el("button", { type: "button", class: "tl-btn", "data-command": name, onclick: onClick, ...attrs }, text);
+  }
+
+  /** A command that cannot be taken back asks once more beside the button. */
+  confirmButton(name, text, question, value = null) {
+    if (this.confirming === name) {
+      return el(
+        "span",
+        { class: "tl-confirm", role: "group", "aria-label": question },
+        el("span", {}, question + " "),
+        this.button(name, "Yes, " + text.toLowerCase(), () => {
+          this.confirming = null;
+          this.command(name, value);
+        }, { "data-confirm": "yes", class: "tl-btn tl-danger" }),
+        this.button("cancel", "No", () => {
+          this.confirming = null;
+          this.redraw();
+        }),
+      );
+    }
+    return this.button(name, text, () => {
+      this.confirming = name;
+      this.redraw();
+      const yes = this.controls.querySelector('[data-confirm="yes"]');
+      if (yes) yes.focus();
+    });
+  }
+
+  redraw() {
+    if (this.frame) this.draw(this.frame);
+  }
+
+  drawControls(phase, t) {
+    const kids = [];
+    if (phase === "lobby") kids.push(this.button("start", "Start the game", () => this.command("start"), { class: "tl-btn tl-primary" }));
+    if (phase === "playing" && !t.paused) kids.push(this.button("pause", "Pause", () => this.command("pause")));
+    if (phase === "paused" || (phase === "playing" && t.paused)) kids.push(this.button("resume", "Resume", () => this.command("resume"), { class: "tl-btn tl-primary" }));
+    if (t.holding) kids.push(this.button("continue", "Continue", () => this.command("continue"), { class: "tl-btn tl-primary" }));
+    if (phase === "playing" || phase === "paused") kids.push(this.confirmButton("end", "End the game", "End the game now?"));
+    if (phase === "playing" || phase === "paused" || phase === "over") {
+      kids.push(this.button("record", "Download the record", () => this.command("record")));
+    }
+    if (phase !== "closed") kids.push(this.confirmButton("close", "Close the table", "Close the table for everyone?"));
+    this.controls.replaceChildren(...kids);
+  }
+
+  drawSeats(frame, phase) {
+    const seats = frame.seats || this.lobbyOf(frame).seats || [];
+    this.seatList.replaceChildren(
+      ...seats.map((s) => {
+        const kind = s.kind === "bot" ? (s.away_person ? "bot (the person is away)" : "bot") : "person";
+        const online = s.kind === "bot" && !s.away_person ? "" : s.connected ? "connected" : s.claimed ? "not connected" : "empty";
+        const acts = [];
+        if (phase === "playing" || phase === "paused") {
+          if (s.kind !== "bot") acts.push(this.button("bot", "Hand to a bot", () => this.command("bot", s.seat)));
+          else if (s.away_person) acts.push(this.button("person", "Give back", () => this.command("person", s.seat)));
+        }
+        if (phase === "lobby" && s.kind !== "bot" && s.claimed) acts.push(this.button("kick", "Remove", () => this.command("kick", s.seat)));
+        return el(
+          "li",
+          { "data-seat": s.seat, "data-kind": s.kind },
+          el("b", { class: "tl-seat-name" }, s.name),
+          el("span", { class: "tl-seat-kind" }, " " + kind),
+          online ? el("span", { class: "tl-seat-online", "data-online": String(Boolean(s.connected)) }, " · " + online) : null,
+          acts.length ? el("span", { class: "tl-seat-acts" }, ...acts) : null,
+        );
+      }),
+    );
+  }
+
+  // -- the lobby form, built from the options schema ------------------------------------------
+  schema(frame) {
+    return frame.schema || frame.options_schema || this.lobbyOf(frame).schema || {};
+  }
+
+  drawForm(frame) {
+    const lobby = this.lobbyOf(frame);
+    const schema = this.schema(frame);
+    const games = schema.games || [];
+    const key = JSON.stringify([lobby.game, lobby.options, lobby.people, lobby.bot, lobby.seed]);
+    if (this.form.contains(document.activeElement) && this.formKey !== null) {
+      this.formKey = key; // never rebuild under the host's fingers
+      return;
+    }
+    if (key === this.formKey) return;
+    this.formKey = key;
+    const fields = [];
+    const gameSel = el(
+      "select",
+      { id: "tl-game", name: "game", class: "tl-input" },
+      games.map((g) => el("option", { value: g.name, selected: g.name === lobby.game }, g.title || g.name)),
+    );
+    fields.push(el("div", { class: "tl-field" }, el("label", { for: "tl-game" }, "Game"), gameSel));
+    const game = games.find((g) => g.name === lobby.game) || games[0] || { params: [] };
+    const values = lobby.options || {};
+    for (const p of game.params || []) {
+      const id = "tl-opt-" + p.name;
+      const value = p.name in values ? values[p.name] : p.default;
+      let input;
+      if (p.choices) {
+        input = el(
+          "select",
+          { id, name: p.name, class: "tl-input", "data-param": p.name },
+          p.choices.map((c, i) => el("option", { value: String(i), selected: JSON.stringify(c) === JSON.stringify(value) }, c === null ? "none" : String(c))),
+        );
+      } else {
+        input = el("input", {
+          id,
+          name: p.name,
+          type: "number",
+          class: "tl-input",
+          "data-param": p.name,
+          min: p.bounds ? p.bounds[0] : null,
+          max: p.bounds ? p.bounds[1] : null,
+          step: "1",
+          value: String(value),
+        });
+      }
+      fields.push(
+        el(
+          "div",
+          { class: "tl-field" },
+          el("label", { for: id }, p.label || p.name.replace(/_/g, " ")),
+          input,
+          p.doc ? el("small", { class: "tl-help" }, p.doc) : null,
+        ),
+      );
+    }
+    const people = lobby.people || (lobby.seats || []).map((s) => s.kind !== "bot");
+    const seatBoxes = people.map((on, i) =>
+      el(
+        "label",
+        { class: "tl-check" },
+        el("input", { type: "checkbox", name: "person", "data-seat": i, checked: on }),
+        ` Seat ${i + 1}: a person`,
+      ),
+    );
+    fields.push(
+      el("fieldset", { class: "tl-field tl-people" }, el("legend", {}, "Who plays each seat (unticked: a bot)"), seatBoxes),
+    );
+    const bots = schema.bots || [];
+    if (bots.length) {
+      fields.push(
+        el(
+          "div",
+          { class: "tl-field" },
+          el("label", { for: "tl-bot" }, "Bot policy"),
+          el(
+            "select",
+            { id: "tl-bot", name: "bot", class: "tl-input" },
+            bots.map((b) => {
+              const name = typeof b === "string" ? b : b.name;
+              return el("option", { value: name, selected: name === lobby.bot }, typeof b === "string" ? b : b.title || b.name);
+            }),
+          ),
+        ),
+      );
+    }
+    const seed = lobby.seed === null || lobby.seed === undefined ? "" : String(lobby.seed);
+    fields.push(
+      el(
+        "div",
+        { class: "tl-field" },
+        el("label", { for: "tl-seed" }, "Seed"),
+        el("input", { id: "tl-seed", name: "seed", type: "number", step: "1", min: "0", class: "tl-input", value: seed, "aria-describedby": "tl-seed-help" }),
+        el("small", { id: "tl-seed-help", class: "tl-help" }, "Blank: unpredictable cards. A number: the same cards and bot moves every time."),
+      ),
+    );
+    this.form.replaceChildren(...fields);
+    this.form.onchange = (e) => this.submitForm(e.target && e.target.name === "game");
+    this.form.onsubmit = (e) => {
+      e.preventDefault();
+      this.submitForm(false);
+    };
+  }
+
+  readForm(gameChanged) {
+    const lobby = this.lobbyOf(this.frame);
+    const schema = this.schema(this.frame);
+    const games = schema.games || [];
+    const gameName = this.form.querySelector("#tl-game").value;
+    const game = games.find((g) => g.name === gameName) || { params: [] };
+    const options = {};
+    if (!gameChanged) {
+      for (const p of game.params || []) {
+        const input = this.form.querySelector(`[data-param="${p.name}"]`);
+        if (!input) continue;
+        if (p.choices) options[p.name] = p.choices[Number(input.value)];
+        else if (input.value !== "") options[p.name] = Number(input.value);
+      }
+    } else {
+      for (const p of game.params || []) options[p.name] = p.default;
+    }
+    const players = options.players;
+    let people = [...this.form.querySelectorAll('input[name="person"]')].map((box) => box.checked);
+    if (typeof players === "number") {
+      while (people.length < players) people.push(true);
+      people = people.slice(0, players);
+    }
+    const botSel = this.form.querySelector("#tl-bot");
+    const seedText = this.form.querySelector("#tl-seed").value.trim();
+    return {
+      game: gameName,
+      options,
+      people,
+      bot: botSel ? botSel.value : lobby.bot || "best_odds",
+      seed: seedText === "" ? null : Number(seedText),
+    };
+  }
+
+  submitForm(gameChanged) {
+    this.formKey = null; // redraw from the table's answer
+    this.command("configure", this.readForm(gameChanged));
+    if (document.activeElement && this.form.contains(document.activeElement)) {
+      // keep the host's place: the next frame rebuilds only once focus leaves the form
+      this.formKey = "editing";
+    }
+  }
+}
+
+// -- start ----------------------------------------------------------------------------------
+
+function unknownPage(body) {
+  const code = normalizeCode(body.dataset.code);
+  if (code) store.remove(tokenKey(code)); // a seat at a table that is gone
+}
+
+const PAGES = { join: joinPage, seat: seatPage, watch: watchPage, host: (b) => new HostPage(b), unknown: unknownPage };
+
+function start() {
+  const body = document.body;
+  const page = PAGES[body.dataset.page];
+  if (page) page(body);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
