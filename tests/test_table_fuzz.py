@@ -551,7 +551,9 @@ class SocketMachine(RuleBasedStateMachine):
         elif cheat == "host_move":
             before = self.t.read(snapshot)
             self.t.host.send(move)
-            assert any(m["type"] == "error" for m in self.t.host.barrier())
+            errors = [m for m in self.t.host.barrier() if m["type"] == "error"]
+            assert len(errors) == 1
+            self.errors[id(self.t.host)] += 1
             assert self.t.read(snapshot) == before
         elif cheat == "bytes":
             self.send_and_check(self.t.seats[seat], json.dumps(move).encode(), seat)
@@ -593,7 +595,8 @@ class SocketMachine(RuleBasedStateMachine):
             version = self.t.sync_all()
             for page in self.t.pages():
                 assert page.latest()["seq"] == version
-            assert self.errors[id(self.t.host)] == 0
+                errors = sum(m["type"] == "error" for m in page.messages)
+                assert errors == self.errors[id(page)], "an error went to a page that did not cause it"
         finally:
             self.t.close()
 

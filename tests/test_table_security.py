@@ -295,11 +295,12 @@ def hidden_bid_swaps(history: list[int], game, viewer: int | None, view: dict[st
     return swaps
 
 
-def test_no_page_learns_a_face_down_tile_the_seed_the_history_or_a_secret():
-    """Busstop, 3 people: every frame each seat and the projector received is the same frame it
+@pytest.mark.parametrize("players", [2, 3])
+def test_no_page_learns_a_face_down_tile_the_seed_the_history_or_a_secret(players):
+    """Busstop, 2 (with the proxy bus) and 3 people: every frame each seat and the projector received is the same frame it
     would have received had another participant chosen another face-down tile (the swap test);
     and no message holds the seed, the history, the host key or another page's token."""
-    t = SocketTable("busstop", {"players": 3}, seed=SEED)
+    t = SocketTable("busstop", {"players": players}, seed=SEED)
     try:
         seen = play_recording(t, random.Random(7))
         game = t.read(lambda table: table.session.game)
@@ -324,7 +325,7 @@ def test_no_page_learns_a_face_down_tile_the_seed_the_history_or_a_secret():
                         f"seat {seat}'s frame at seq {frame['seq']} depends on a face-down tile"
                     )
                     checked += 1
-        assert hidden_frames > 10 and checked == hidden_frames
+        assert hidden_frames >= 5 and checked == hidden_frames
         check_no_secrets(t, SEED, history)
     finally:
         t.close()
@@ -626,3 +627,99 @@ def test_names_are_plain_text_and_cannot_pass_for_another_seat():
             page.close()
     finally:
         t.close()
+
+
+# -- more of who may do what ----------------------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Table.start leaves the seed to Session, which draws secrets.randbelow(2**31): 31 bits, "
+    "searchable from a few public cards (then every later card is known)",
+)
+def test_a_secret_seed_is_too_big_to_search():
+    """A table with no fixed seed deals from a secret seed; every chance draw follows from it
+    (``Random(f"{seed}:chance:{step}")``), so the seed must be too big to find by trying every
+    one against the cards already shown: at least 64 bits, as a host's fixed seed may be."""
+    seeds = []
+    for _ in range(40):
+        table = Table("SEED2", game="ride_the_bus", options={"players": 2})
+        table.join("Ann")
+        table.join("Bo")
+        table.start()
+        seeds.append(table.session.seed)
+    assert max(seeds) >= 2**40, f"every secret seed is below 2**40 (largest {max(seeds)})"
+
+
+def test_a_page_that_says_nothing_is_closed_after_the_hello_timeout():
+    limits = Limits(pace_s=0, hello_timeout_s=0.3)
+    t = SocketTable("ride_the_bus", {"players": 2}, seed=1, limits=limits)
+    try:
+        silent = Client(t.tc)
+        message = silent.next(timeout=5)
+        while silent.closed is None and silent.next(timeout=5) is not None:
+            pass
+        assert silent.closed is not None and silent.closed.code == 1008
+        assert message is not None and message["type"] == "refused"
+        for page in t.pages():
+            assert page.barrier() is not None and page.closed is None
+    finally:
+        t.close()
+
+
+def test_a_kicked_seat_is_closed_and_its_token_no_longer_works():
+    t = SocketTable("ride_the_bus", {"players": 3}, seed=1, start=False)
+    try:
+        token = t.tokens[1]
+        kicked = t.seats[1]
+        t.command("kick", 1)
+        while kicked.next(timeout=5) is not None:
+            pass
+        assert kicked.closed is not None and kicked.closed.code == 4403
+        assert refused(t.tc, {"type": "resume", "code": t.code, "token": token})[1] == 4403
+        for seat in (0, 2):
+            assert t.seats[seat].barrier() is not None and t.seats[seat].closed is None
+        newcomer = Client(t.tc, {"type": "join", "code": t.code, "name": "Dee"})
+        assert newcomer.welcome["seat"] == 1 and newcomer.welcome["token"] != token
+        t.command("start")
+        with pytest.raises(AssertionError, match="refused"):
+            t.command("kick", 2)  # only in the lobby
+    finally:
+        t.close()
+
+
+def test_new_settings_move_each_page_with_its_person():
+    """The host changes the settings after people joined: each person moves to a new seat, and
+    each open page acts for the seat its token now holds, never for the seat number it had."""
+    t = SocketTable("ride_the_bus", {"players": 2}, seed=1, start=False)
+    try:
+        old = {seat: page for seat, page in t.seats.items()}
+        settings_ = {"game": "ride_the_bus", "options": {"players": 3}, "people": [False, True, True]}
+        t.command("configure", {**settings_, "bot": "random", "seed": 9})
+        t.command("start")
+        version = t.sync_all()
+        now = t.read(lambda table: {s.token: s.seat for s in table.seats if s.token})
+        assert now[t.tokens[0]] != 0, "seat 0 is the bot's now"
+        for was, page in old.items():
+            assert page.latest()["table"]["you"] == now[t.tokens[was]]
+        # play the game out through these pages, each acting for its new seat only
+        t.seats = {now[t.tokens[was]]: page for was, page in old.items()}
+        t.tokens = {now[token]: token for token in t.tokens.values()}
+        assert version == t.read(lambda table: table.version)
+        t.play_to_end(random.Random(4))
+        assert t.read(game_over)
+        for page in t.seats.values():
+            assert not any(m["type"] == "error" for m in page.messages)
+    finally:
+        t.close()
+
+
+def test_the_host_closing_a_table_tells_every_page(rtb):
+    rtb.host.send({"type": "command", "name": "close", "value": None})
+    for page in rtb.pages():
+        while page.next(timeout=5) is not None:
+            pass
+        assert page.closed is not None
+        assert page.messages[-1]["type"] == "closed" and page.messages[-1]["text"].strip()
+    assert refused(rtb.tc, {"type": "resume", "code": rtb.code, "token": rtb.tokens[0]})[1] == 4404
+    assert rtb.tc.get(f"/t/{rtb.code}").status_code == 404
