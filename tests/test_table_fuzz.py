@@ -24,7 +24,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from table_clients import (
@@ -608,3 +608,134 @@ SocketMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_socket_machine = SocketMachine.TestCase
+
+
+# -- the lobby through the server ---------------------------------------------------------------
+
+GAME_NAMES = ["ride_the_bus", "bus_and_stop", "busstop", "bus_city"]
+OPTION_NAMES = ["players", "board", "row_points", "bus", "streak", "mode", "final_round", "leftover_penalty"]
+OPTION_NAMES += ["passenger_bonus", "end_bonus", "challenging", "empty_speed", "max_rounds", "sheet", "x"]
+OPTION_VALUES = st.one_of(
+    st.integers(-3, 12),
+    st.integers(-(10**12), 10**12),
+    st.booleans(),
+    st.sampled_from(
+        ["pyramid", "give_and_take", "flat", "questions", "gauntlet", "full_turn", "/etc/passwd", ""]
+    ),
+    st.none(),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+CONFIGURE = st.fixed_dictionaries(
+    {
+        "game": st.sampled_from([*GAME_NAMES, "chess", "RIDE_THE_BUS", ""]),
+        "options": st.dictionaries(st.sampled_from(OPTION_NAMES), OPTION_VALUES, max_size=4),
+        "people": st.lists(st.booleans(), min_size=0, max_size=9),
+        "bot": st.sampled_from(["best_odds", "random", "greedy", "bidder", "nobody", ""]),
+        "seed": st.none() | st.integers(-5, 2**64),
+    }
+)
+
+PLAYERS = {"ride_the_bus": (1, 5), "bus_and_stop": (2, 4), "busstop": (2, 5), "bus_city": (2, 3)}
+
+
+@st.composite
+def good_settings(draw) -> dict[str, Any]:
+    """Settings a host's form would send: a game, a seat count it allows, people per seat."""
+    game = draw(st.sampled_from(GAME_NAMES))
+    players = draw(st.integers(*PLAYERS[game]))
+    options = {"players": players}
+    if game == "bus_city":
+        options["max_rounds"] = draw(st.integers(1, 3))
+    people = draw(st.lists(st.booleans(), min_size=players, max_size=players))
+    return {
+        "game": game,
+        "options": options,
+        "people": people,
+        "bot": "random",
+        "seed": draw(st.none() | st.integers(0, 99)),
+    }
+
+
+class LobbyMachine(RuleBasedStateMachine):
+    """A lobby through the server: the host sends any settings at all, people join and are
+    kicked. A refused command is one error to the host and changes nothing; accepted settings keep
+    every joined person (on the seat their token holds); then the game starts and is played out."""
+
+    @initialize(seed=st.integers(0, 2**16))
+    def open_lobby(self, seed):
+        self.t = SocketTable("ride_the_bus", {"players": 3}, seed, start=False, people=[True, True, False])
+        self.rng = random.Random(seed)
+        self.pages = {self.t.tokens[seat]: page for seat, page in self.t.seats.items()}
+        self.names = 0
+
+    def host(self, name: str, value: Any) -> bool:
+        """A host command: True if it was applied, else exactly one error and nothing changed."""
+        before = self.t.read(snapshot)
+        self.t.host.send({"type": "command", "name": name, "value": value})
+        came = self.t.host.barrier()
+        errors = [m for m in came if m["type"] == "error"]
+        after = self.t.read(snapshot)
+        if errors:
+            assert len(errors) == 1 and errors[0]["text"].strip()
+            assert after == before, f"a refused {name} changed the lobby"
+            return False
+        assert after[0] == before[0] + 1, f"an accepted {name} is one change"
+        return True
+
+    @rule(value=CONFIGURE | good_settings() | good_settings())
+    def configure(self, value):
+        accepted = self.host("configure", value)
+        event(f"settings {'accepted' if accepted else 'refused'}")
+        if accepted:
+            seats = self.t.read(lambda t: {s.token: s.seat for s in t.seats if s.token})
+            assert set(seats) == set(self.pages), "joined people keep a seat"
+            for token, page in self.pages.items():
+                assert page.wait_frame(seq=self.t.read(lambda t: t.version))["table"]["you"] == seats[token]
+
+    @rule()
+    def join(self):
+        self.names += 1
+        page = Client(self.t.tc, {"type": "join", "code": self.t.code, "name": f"Guest {self.names}"})
+        if page.welcome["type"] == "welcome":
+            self.pages[page.welcome["token"]] = page
+        else:
+            assert page.welcome["type"] == "refused"
+            while page.next(timeout=5) is not None:
+                pass
+            assert page.closed is not None and page.closed.code == 4409
+
+    @rule(seat=st.integers(-1, 9))
+    def kick(self, seat):
+        token = self.t.read(lambda t: t.seats[seat].token if 0 <= seat < len(t.seats) else None)
+        if self.host("kick", seat) and token is not None:
+            page = self.pages.pop(token)
+            while page.next(timeout=5) is not None:
+                pass
+            assert page.closed is not None and page.closed.code == 4403
+
+    @invariant()
+    def consistent(self):
+        self.t.read(check_consistent)
+        for page in self.pages.values():
+            assert page.closed is None
+
+    def teardown(self):
+        if not hasattr(self, "t"):
+            return
+        try:
+            self.t.command("start")
+            seats = self.t.read(lambda t: {s.token: s.seat for s in t.seats if s.token})
+            self.t.seats = {seats[token]: page for token, page in self.pages.items()}
+            self.t.play_to_end(self.rng)
+            self.t.read(check_consistent)
+        finally:
+            self.t.close()
+
+
+LobbyMachine.TestCase.settings = settings(
+    max_examples=12,
+    stateful_step_count=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+test_lobby_machine = LobbyMachine.TestCase
