@@ -40,6 +40,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 #: The aim for move sent → every page of the table has the frame that shows it (95th percentile), ms.
 AIM_P95_MS = 150.0
+#: Moves a table's pages send at most (a game of six takes about 100).
+MAX_MOVES_PER_TABLE = 2_000
 #: Seats per game in ``--mix`` (the most each game takes, up to ``--seats``).
 MIX = (("ride_the_bus", 8), ("bus_and_stop", 4), ("busstop", 5), ("bus_city", 3))
 
@@ -92,6 +94,7 @@ async def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
 
     Args:
         plan (dict): ``ws`` (the server's websocket URL), ``deadline`` (``time.monotonic`` value),
+            ``max_moves`` (moves sent per table at most),
             ``host_key`` and ``tables``: a list of ``{"code", "seats"}``.
 
     Returns:
@@ -144,6 +147,9 @@ async def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
                         await ws.send(json.dumps({"type": "command", "name": "continue", "value": None}))
                     continue
                 moves = frame.get("moves") or []
+                if moves and seq > answered and len(out["sent"]) >= plan["max_moves"]:
+                    out["capped"] = True
+                    break
                 if moves and seq > answered:
                     answered = seq
                     move = rng.choice(moves)
@@ -280,6 +286,7 @@ def run(tables: int, seats: int, mix: bool, time_cap: float, in_process: bool) -
             "host_key": server.hub.host_key,
             "tables": specs,
             "deadline": time.monotonic() + time_cap,
+            "max_moves": MAX_MOVES_PER_TABLE,
         }
         start = time.perf_counter()
         if in_process:
@@ -287,7 +294,7 @@ def run(tables: int, seats: int, mix: bool, time_cap: float, in_process: bool) -
         else:
             results = _in_subprocess(plan)
         seconds = time.perf_counter() - start
-        capped = time.monotonic() >= plan["deadline"]
+        capped = time.monotonic() >= plan["deadline"] or any(r.get("capped") for r in results.values())
         figures = analyse(server, specs, results, versions)
         figures["memory_per_table"] = (rss_bytes() - before) / tables
         figures["seconds"] = seconds
@@ -403,7 +410,10 @@ def print_figures(label: str, figures: dict[str, Any], tables: int) -> float:
     met = "met" if p95 < AIM_P95_MS else "MISSED"
     print(f"Class table under load, clients {label} ({figures['seconds']:.1f} s)")
     if figures["capped"]:
-        print(f"  TIME CAP REACHED: {figures['finished']} of {tables} games finished; figures are partial")
+        print(
+            f"  CAP REACHED (time cap, or {MAX_MOVES_PER_TABLE} moves at a table): {figures['finished']} of "
+            f"{tables} games finished; figures are partial"
+        )
     rows = [
         ("games finished", f"{figures['finished']} of {tables}"),
         ("moves sent", f"{figures['sent']:,}"),
@@ -418,7 +428,10 @@ def print_figures(label: str, figures: dict[str, Any], tables: int) -> float:
         ),
         ("frames received per move (all pages)", f"{figures['frames'] / applied:.1f}"),
         ("bytes received per move (all pages)", f"{figures['bytes'] / applied:,.0f}"),
-        ("server process RSS growth / tables (first use included)", f"{figures['memory_per_table'] / 1024:,.0f} KiB"),
+        (
+            "server process RSS growth / tables (first use included)",
+            f"{figures['memory_per_table'] / 1024:,.0f} KiB",
+        ),
     ]
     for name, value in rows:
         print(f"  {name:<62} {value}", flush=True)
@@ -464,7 +477,10 @@ def measure(
         figures = run(tables, seats, mix, time_cap, where)
         figures["label"] = "in the server's process" if where else "in a subprocess"
         figures["p95"] = print_figures(
-            f"{figures['label']}, {tables} tables × {seats} seats + a host page", figures, tables
+            f"{figures['label']}, {tables} tables × {'up to ' if mix else ''}{seats} seats"
+            f"{' (the four games)' if mix else ''} + a host page",
+            figures,
+            tables,
         )
         runs.append(figures)
     per_table = memory_per_table(tables, seats, mix)
