@@ -372,10 +372,20 @@ class SocketTable:
         """One honest step through the sockets: the host's Continue when the table holds, else the
         mover's page plays a random move of its own frame. Returns (step, seat, action) of a move
         played, else ``None``; raises when nothing can be done."""
-        version, over, holding, seat, step = self.read(
-            lambda t: (t.version, game_over(t), t.holding(), mover(t), t.session.position if t.session else 0)
+        version, over, holding, seat, step, phase = self.read(
+            lambda t: (
+                t.version,
+                game_over(t),
+                t.holding(),
+                mover(t),
+                t.session.position if t.session else 0,
+                t.phase,
+            )
         )
         if over:
+            return None
+        if phase == "paused":
+            self.command("resume")
             return None
         if holding is not None:
             self.command("continue")

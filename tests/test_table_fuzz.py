@@ -561,6 +561,26 @@ class SocketMachine(RuleBasedStateMachine):
             hello = {"type": "host", "code": self.t.code, "key": self.t.tokens[seat]}
             self.send_and_check(self.t.seats[seat], json.dumps(hello), seat)
 
+    @rule(
+        name=st.sampled_from(["pause", "resume", "continue", "bot", "person", "record", "kick", "start"]),
+        value=st.one_of(
+            st.none(), st.none(), st.integers(0, 2), st.integers(0, 2), st.integers(-1, 6), JSON_VALUES
+        ),
+    )
+    def host_command(self, name, value):
+        """The host (who may) sends any command with any value: applied, or one error and nothing
+        changed; the shadow follows whatever bots now play."""
+        before = self.t.read(snapshot)
+        self.t.host.send(json.dumps({"type": "command", "name": name, "value": value}))
+        came = self.t.host.barrier()
+        errors = [m for m in came if m["type"] == "error"]
+        assert len(errors) <= 1
+        self.errors[id(self.t.host)] += len(errors)
+        if errors or name == "record":
+            assert self.t.read(snapshot) == before
+        event(f"host {name}: {'refused' if errors else 'done'}")
+        self.follow()
+
     @rule(steps=st.integers(1, 8))
     def honest(self, steps):
         for _ in range(steps):
@@ -585,6 +605,12 @@ class SocketMachine(RuleBasedStateMachine):
         if not hasattr(self, "t"):
             return
         try:
+            if self.t.read(lambda t: t.phase) == "paused":
+                self.t.command("resume")
+            for seat in self.t.read(lambda t: [s.seat for s in t.seats if s.away_person]):
+                if not self.t.read(game_over):
+                    self.t.command("person", seat)
+            self.follow()
             for _ in range(MAX_GAME_STEPS):
                 if self.t.read(game_over):
                     break
