@@ -294,7 +294,13 @@ class SocketTable:
         from bus_lab.table.server import create_app
 
         if limits is None:
-            limits = Limits(pace_s=0, rate_per_second=10_000.0, rate_burst=10_000, flood_close_after=100_000)
+            limits = Limits(
+                pace_s=0,
+                rate_per_second=10_000.0,
+                rate_burst=10_000,
+                flood_close_after=100_000,
+                failed_joins_per_minute=100_000,
+            )
         kwargs = {} if clock is None else {"clock": clock}
         self.hub = Hub(limits=limits, pace_s=0, **kwargs)
         self.table = self.hub.create_table(game, dict(options), people, "best_odds", seed)

@@ -581,6 +581,41 @@ class SocketMachine(RuleBasedStateMachine):
         event(f"host {name}: {'refused' if errors else 'done'}")
         self.follow()
 
+    @rule(data=st.data())
+    def stranger_hello(self, data):
+        """A new socket says anything first: it is welcomed as the projector (a well-formed watch
+        of this code) or refused and closed with a close code of the protocol; the table and its
+        pages do not notice."""
+        code = self.t.code
+        hello = data.draw(
+            st.one_of(
+                message_texts(code),
+                st.sampled_from(
+                    [
+                        json.dumps({"type": "watch", "code": code.lower()}),
+                        json.dumps({"type": "join", "code": code, "name": "Late"}),
+                        json.dumps({"type": "resume", "code": code, "token": "t" * 32}),
+                        json.dumps({"type": "host", "code": code, "key": "k" * 32}),
+                        json.dumps({"type": "watch", "code": code, "key": self.t.hub.host_key}),
+                    ]
+                ),
+            )
+        )
+        before = self.t.read(snapshot)
+        page = Client(self.t.tc)
+        page.send(hello)
+        first = page.next()
+        if first is not None and first["type"] == "welcome":
+            assert first["role"] == "projector" and "token" not in first
+            page.wait_frame()
+        else:
+            while page.next(timeout=5) is not None:
+                pass
+            assert page.closed is not None and page.closed.code in (1008, 4403, 4404, 4409, 4429), page.closed
+            assert first is None or (first["type"] == "refused" and first["text"].strip())
+        page.close()
+        assert self.t.read(snapshot) == before
+
     @rule(steps=st.integers(1, 8))
     def honest(self, steps):
         for _ in range(steps):
@@ -588,8 +623,8 @@ class SocketMachine(RuleBasedStateMachine):
                 return
             version = self.t.read(lambda t: t.version)
             played = self.t.honest_step(self.rng)
+            self.follow(played)
             if played is not None:
-                self.follow(played)
                 self.last = (self.t.seats[played[1]], {"type": "move", "action": played[2], "seq": version})
 
     @invariant()
@@ -607,6 +642,7 @@ class SocketMachine(RuleBasedStateMachine):
         try:
             if self.t.read(lambda t: t.phase) == "paused":
                 self.t.command("resume")
+                self.follow()
             for seat in self.t.read(lambda t: [s.seat for s in t.seats if s.away_person]):
                 if not self.t.read(game_over):
                     self.t.command("person", seat)
