@@ -723,3 +723,42 @@ def test_the_host_closing_a_table_tells_every_page(rtb):
         assert page.messages[-1]["type"] == "closed" and page.messages[-1]["text"].strip()
     assert refused(rtb.tc, {"type": "resume", "code": rtb.code, "token": rtb.tokens[0]})[1] == 4404
     assert rtb.tc.get(f"/t/{rtb.code}").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("ride_the_bus", {"players": 2}),
+        ("bus_and_stop", {"players": 2}),
+        ("busstop", {"players": 2}),
+        ("bus_city", {"players": 2, "max_rounds": 2}),
+    ],
+)
+def test_the_projector_and_the_host_see_the_public_view_only(game, options):
+    t = SocketTable(game, options, seed=11)
+    try:
+        seen = play_recording(t, random.Random(5))
+        checked = 0
+        for page in (t.projector, t.host):
+            for frame in page.frames:
+                if frame["seq"] in seen and seen[frame["seq"]]["public"] is not None:
+                    assert frame["view"] == seen[frame["seq"]]["public"]
+                    assert frame["moves"] == [] and frame["blocked"] == {} and frame["table"]["you"] is None
+                    checked += 1
+        assert checked > 10
+    finally:
+        t.close()
+
+
+def test_only_the_four_static_files_are_served(rtb):
+    for path in [
+        "/static/../table.py",
+        "/static/%2e%2e/server.py",
+        "/static/..%2fserver.py",
+        "/static/core.js",
+        "/static/table.js/../../table.py",
+        "/t/ABCDE/../../etc/passwd",
+    ]:
+        response = rtb.tc.get(path)
+        assert response.status_code == 404, path
+        assert "import" not in response.text and "def " not in response.text
