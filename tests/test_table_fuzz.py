@@ -287,7 +287,7 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=20,
+    max_examples=40,
     stateful_step_count=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -664,7 +664,7 @@ class SocketMachine(RuleBasedStateMachine):
 
 
 SocketMachine.TestCase.settings = settings(
-    max_examples=15,
+    max_examples=25,
     stateful_step_count=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -795,7 +795,7 @@ class LobbyMachine(RuleBasedStateMachine):
 
 
 LobbyMachine.TestCase.settings = settings(
-    max_examples=12,
+    max_examples=15,
     stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
