@@ -36,9 +36,9 @@ from bus_lab.table.protocol import (
     parse_hello,
     parse_message,
 )
-from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve
+from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve, share_url
 from bus_lab.table.server import CSP, MAX_QUEUED, Connection, TableApp, create_app
-from bus_lab.table.table import Table
+from bus_lab.table.table import Table, UnknownTableError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -350,6 +350,23 @@ def test_pages_and_their_headers() -> None:
         assert (health.status_code, health.text) == (200, "ok")
 
 
+def test_the_projector_page_shows_the_address_to_share_when_known() -> None:
+    with served() as s:
+        code = s.table.code
+        assert "192.168.1.20" not in s.client.get(f"/watch/{code}").text
+        s.client.app.state.tables.public_url = "http://192.168.1.20:8765/"  # type: ignore[attr-defined]
+        assert "192.168.1.20:8765" in s.client.get(f"/watch/{code}").text
+
+
+def test_share_url() -> None:
+    assert share_url("127.0.0.1", 8765) is None
+    assert share_url("localhost", 8765) is None
+    assert share_url("0.0.0.0", 8765, ["192.168.1.20", "10.0.0.5"]) == "http://192.168.1.20:8765/"
+    assert share_url("0.0.0.0", 8765, []) is None
+    assert share_url("10.0.0.5", 9000) == "http://10.0.0.5:9000/"
+    assert share_url("fe80::1", 9000) == "http://[fe80::1]:9000/"
+
+
 def test_unknown_or_closed_codes_get_a_404_page() -> None:
     with served() as s:
         for path in ("/t/ZZZZZ", "/watch/ZZZZZ", "/host/ZZZZZ", "/t/" + "A" * 40, "/t/<script>"):
@@ -617,6 +634,22 @@ def test_host_lobby_commands() -> None:
             assert [seat["name"] for seat in frame["seats"]] == ["Seat 0", "Seat 1", "Bo"]
 
 
+def test_lobby_changes_made_outside_the_protocol_reach_the_pages() -> None:
+    # the notebook's TableHost changes the table on the loop and calls changed() itself
+    with served() as s, s.seat("Ana") as ana, s.seat("Bo") as bo:
+        people = [False, True, True]  # seat 0 becomes a bot's: Bo keeps seat 1, Ana moves to 2
+        s.on_loop(lambda: (s.table.configure("ride_the_bus", {"players": 3}, people), s.table.changed()))
+        names = ["Seat 0", "Bo", "Ana"]
+        assert ana.frame(lambda f: [x["name"] for x in f["seats"]] == names)["table"]["you"] == 2
+        assert bo.frame(lambda f: [x["name"] for x in f["seats"]] == names)["table"]["you"] == 1
+        s.on_loop(lambda: (s.table.leave(2), s.table.changed()))
+        code, seen = ana.closed_with()
+        text = "The host freed your seat: join again with your name."
+        assert code == 4403 and seen[-1] == {"type": "refused", "text": text}
+        bo.send({"type": "ping"})
+        assert bo.until("pong") == {"type": "pong"}
+
+
 def test_host_game_commands_and_record() -> None:
     with served() as s, s.seat("Ana") as ana, s.seat("Bo") as bo, s.host() as host:
         host.send({"type": "command", "name": "kick", "value": 5})
@@ -641,6 +674,21 @@ def test_host_game_commands_and_record() -> None:
             assert code == 1000 and seen[-1] == {"type": "closed", "text": "The host closed this table."}
         with s.connect({"type": "watch", "code": s.table.code}) as late:
             assert late.closed_with()[0] == 4404
+
+
+def test_a_fault_in_the_table_is_said_to_that_device_and_the_socket_stays(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def boom() -> str:
+        raise RuntimeError("disk on fire")
+
+    with served() as s, s.host() as host:
+        s.table.record = boom  # type: ignore[method-assign]
+        host.send({"type": "command", "name": "record", "value": None})
+        assert "fault on the server" in host.until("error")["text"]
+        host.send({"type": "ping"})
+        assert host.until("pong") == {"type": "pong"}
+    assert "disk on fire" in caplog.text
 
 
 def test_pacing_driver_takes_steps_one_by_one() -> None:
@@ -815,6 +863,8 @@ def test_a_game_over_a_real_server() -> None:
         table = server.call(hub.create_table, "ride_the_bus", {"players": 2}, None, "best_odds", 11)
         assert server.host_url(table.code).endswith(f"/host/{table.code}#key={hub.host_key}")
         assert server.join_url(table.code) == f"{server.url}/?code={table.code}"
+        with pytest.raises(UnknownTableError):  # call() re-raises what failed on the loop
+            server.call(hub.table, "ZZZZZ")
         import urllib.request
 
         with urllib.request.urlopen(server.seat_url(table.code)) as page:
@@ -873,6 +923,20 @@ def test_cli_help() -> None:
     for option in ("--host", "--port", "--game", "--players", "--pace"):
         assert option in result.stdout
     assert "busstop" in result.stdout
+
+
+def test_cli_says_what_is_wrong() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "bus_lab.table", *args]
+        return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+    refused = run("--port", "0", "--players", "12")
+    assert refused.returncode == 1 and "error: players=12 is out of range" in refused.stderr
+    assert "Join page" not in refused.stdout
+    bad_port = run("--port", "70000")
+    assert bad_port.returncode == 2 and "--port must be from 0 to 65535" in bad_port.stderr
+    bad_game = run("--game", "chess")
+    assert bad_game.returncode == 2 and "invalid choice" in bad_game.stderr
 
 
 def test_banner_for_this_computer_has_no_warning() -> None:

@@ -156,10 +156,12 @@ def join_page(code: str | None = None, *, root: str = "", max_name_chars: int = 
     shown = _code_text(code)
     main = (
         '<main id="tl-main" class="tl-main tl-join">'
+        '<div id="tl-intro" class="tl-intro">'
         "<h1>Join a table</h1>"
         '<p class="tl-lead">Type the code your teacher shows, and your name.</p>'
         f"{_name_form(shown, with_code=True, max_name_chars=max_name_chars)}"
         f"{NOSCRIPT}"
+        "</div>"
         '<div id="tl-app" class="tl-app" hidden></div>'
         "</main>"
     )
@@ -201,17 +203,20 @@ def watch_page(code: str, *, root: str = "../", join_url: str | None = None) -> 
     Args:
         code (str): the table's code.
         root (str): relative path to the server's root (``"../"`` at ``/watch/CODE``).
-        join_url (str | None): the join address to show (e.g. ``http://192.168.1.20:8765/``).
-            When None the module shows the address the projector itself reached the server at.
+        join_url (str | None): the join address to show (e.g. ``http://192.168.1.20:8765/``),
+            also drawn as a QR code that opens the join page with the code filled in. When None
+            the module shows the address the projector itself reached the server at (no QR code).
     """
     shown = _code_text(code)
-    address = escape(join_url or "", quote=True)
+    address = escape(_address_text(join_url), quote=True) if join_url else ""
+    qr = _qr_svg(f"{join_url}?code={shown}" if join_url and shown else "")
     main = (
         '<main id="tl-main" class="tl-main tl-watch">'
         '<header class="tl-head tl-watch-head">'
         '<p class="tl-watch-join">Join at '
         f'<b id="tl-address" class="tl-address" data-address="{address}">{address}</b> '
         f'with the code <b class="tl-code tl-code-big">{escape(shown)}</b></p>'
+        f"{qr}"
         f"{_status_line()}</header>"
         f"{NOSCRIPT}"
         '<div id="tl-app" class="tl-app"></div>'
@@ -219,6 +224,27 @@ def watch_page(code: str, *, root: str = "../", join_url: str | None = None) -> 
     )
     return _document(
         title=f"Table {shown} (projector) · bus_lab", page="watch", main=main, root=root, code=shown
+    )
+
+
+def _address_text(url: str | None) -> str:
+    """A join address as people type it: without ``http://`` and a lone trailing ``/``."""
+    text = str(url or "")
+    if text.startswith("http://"):
+        text = text[len("http://") :]
+    return text[:-1] if text.endswith("/") and text.count("/") == 1 else text
+
+
+def _qr_svg(url: str) -> str:
+    """The QR code of ``url`` as inline SVG (scales with CSS), or ``""`` for no URL."""
+    if not url:
+        return ""
+    import segno
+
+    svg = segno.make(url, error="m").svg_inline(border=2, omitsize=True, dark="#000", light="#fff")
+    return (
+        f'<figure class="tl-qr" aria-label="QR code of the join page: {escape(url, quote=True)}">'
+        f"{svg}</figure>"
     )
 
 

@@ -119,10 +119,13 @@ class TableServer:
             self.app,
             host=self.host,
             port=self.port,
+            # the websockets library through its Sans-I/O layer: uvicorn's default since 0.50,
+            # its older "websockets" implementation is deprecated (it warns on import)
             ws="websockets-sansio",
             ws_max_size=WS_MAX_SIZE,
             lifespan="on",
             access_log=False,
+            server_header=False,
             log_level="warning",
             loop="asyncio",
         )
@@ -172,6 +175,17 @@ class TableServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    @property
+    def public_url(self) -> str | None:
+        """The join address people on the network type (``"http://192.168.1.20:8765/"``), shown
+        with a QR code on the projector page; None (the default): the projector page shows the
+        address it was opened at. Set it once the port is known."""
+        return self._tables.public_url
+
+    @public_url.setter
+    def public_url(self, url: str | None) -> None:
+        self._tables.public_url = url
 
     # ------------------------------------------------------------------ the loop
 
@@ -268,6 +282,25 @@ def lan_addresses() -> list[str]:
     return result
 
 
+def share_url(host: str, port: int, addresses: Sequence[str] = ()) -> str | None:
+    """The join address to show on the projector page, or None when only this computer can
+    reach the server (the page then shows the address it was opened at).
+
+    Args:
+        host (str): the address listened on.
+        port (int): the real port.
+        addresses (Sequence[str]): this computer's network addresses (for a wildcard host).
+
+    Returns:
+        str | None: e.g. ``"http://192.168.1.20:8765/"``.
+    """
+    if is_loopback(host):
+        return None
+    if host in WILDCARD_HOSTS:
+        return f"http://{_url_host(addresses[0])}:{port}/" if addresses else None
+    return f"http://{_url_host(host)}:{port}/"
+
+
 def banner_lines(
     host: str, port: int, code: str, host_key: str, game_title: str = "", addresses: Sequence[str] = ()
 ) -> list[str]:
@@ -338,6 +371,7 @@ def serve(
         table = server.call(server.hub.create_table, game, dict(options or {}))
         title = str(table.lobby_info().get("title", game))
         addresses = lan_addresses() if host in WILDCARD_HOSTS else []
+        server.public_url = share_url(host, server.port, addresses)
         for line in banner_lines(host, server.port, table.code, server.hub.host_key, title, addresses):
             print(line, file=out, flush=True)
         waiter = stop or threading.Event()

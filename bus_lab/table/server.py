@@ -181,12 +181,24 @@ class TableApp:
         hub (Hub): the tables.
         sweep_every_s (float): seconds between sweeps of idle tables.
         clock (Callable[[], float]): seconds for the connections' rate limiters.
+        public_url (str | None): the join address people on the network type, e.g.
+            ``"http://192.168.1.20:8765/"``: the projector page shows it with a QR code. None:
+            the projector page shows the address it was itself opened at (behind a proxy, the
+            only one that works).
+
+    Attributes:
+        public_url (str | None): as above; may be set while the server runs.
     """
 
     def __init__(
-        self, hub: Hub, sweep_every_s: float = SWEEP_EVERY_S, clock: Callable[[], float] | None = None
+        self,
+        hub: Hub,
+        sweep_every_s: float = SWEEP_EVERY_S,
+        clock: Callable[[], float] | None = None,
+        public_url: str | None = None,
     ):
         self.hub = hub
+        self.public_url = public_url
         self.limits = hub.limits
         self.sweep_every_s = sweep_every_s
         self.clock = clock or time.monotonic
@@ -247,6 +259,8 @@ class TableApp:
         if table.phase == "closed":
             self.closed(table, table.notice or "This table is closed. Thank you for playing!")
             return
+        if table.phase == "lobby":
+            self._reseat(table)
         for conn in self.connections.get(table.code, ()):
             conn.want_frame()
         self.wake(table)
@@ -407,7 +421,11 @@ class TableApp:
             except ProtocolError as exc:
                 self._refuse(conn, exc.text)
                 continue
-            self.handle(conn, parsed)
+            try:
+                self.handle(conn, parsed)
+            except Exception:  # a fault in the table's code: this device is told, the others go on
+                logger.exception("a %s message on table %s failed", type(parsed).__name__, conn.table.code)
+                conn.error("The table could not do that (a fault on the server): try again.")
 
     def _refuse(self, conn: Connection, text: str) -> None:
         if conn.limiter.refuse():
@@ -527,7 +545,6 @@ class TableApp:
             assert isinstance(value, ConfigureValue)
             _check_settable(value)
             table.configure(value.game, dict(value.options), list(value.people), value.bot, value.seed)
-            self._reseat(table)
         elif name == "start":
             table.start()
         elif name == "pause":
@@ -545,27 +562,19 @@ class TableApp:
             table.close()
         elif name == "kick":
             assert isinstance(value, int)
-            table.leave(value)
-            for other in list(self.connections.get(table.code, ())):
-                if other.role == "seat" and other.seat == value:
-                    other.push(
-                        {
-                            "type": "refused",
-                            "text": "The host gave your seat back: join again with your name.",
-                        }
-                    )
-                    other.close(CLOSE_BAD_SECRET)
+            table.leave(value)  # the page of that seat is sent away when the table changes
         table.changed()
 
     def _reseat(self, table: Table) -> None:
-        """After new settings, point each seat's connections at the seat their token now holds."""
+        """In the lobby, point each seat's pages at the seat their token holds now (new settings
+        move people to other seats), and send away the pages of a seat the host freed."""
         for conn in list(self.connections.get(table.code, ())):
-            if conn.role != "seat" or conn.token is None:
+            if conn.role != "seat" or conn.token is None or conn.close_code is not None:
                 continue
             try:
                 conn.seat = table.resume(conn.token)
             except TableError:
-                conn.push({"type": "refused", "text": "Your seat is not at this table any more: join again."})
+                conn.push({"type": "refused", "text": "The host freed your seat: join again with your name."})
                 conn.close(CLOSE_BAD_SECRET)
 
 
@@ -669,7 +678,11 @@ def _static_text(name: str) -> Callable[[], str]:
 
 
 def create_app(
-    hub: Hub, *, sweep_every_s: float = SWEEP_EVERY_S, clock: Callable[[], float] | None = None
+    hub: Hub,
+    *,
+    sweep_every_s: float = SWEEP_EVERY_S,
+    clock: Callable[[], float] | None = None,
+    public_url: str | None = None,
 ) -> Starlette:
     """The Starlette app serving ``hub``'s tables.
 
@@ -678,13 +691,15 @@ def create_app(
         sweep_every_s (float): seconds between sweeps of idle tables.
         clock (Callable[[], float] | None): seconds for the connections' rate limiters
             (default: ``time.monotonic``). Tests inject one.
+        public_url (str | None): the join address to show on the projector page (see
+            :class:`TableApp`; ``app.state.tables.public_url`` may be changed later).
 
     Returns:
         Starlette: the app; ``app.state.tables`` is its :class:`TableApp`. Its lifespan starts
         the sweep task and the pacing tasks, so run it with lifespan on (uvicorn
         ``lifespan="on"``, or ``with TestClient(app)``).
     """
-    tables = TableApp(hub, sweep_every_s=sweep_every_s, clock=clock)
+    tables = TableApp(hub, sweep_every_s=sweep_every_s, clock=clock, public_url=public_url)
     names = hub.limits.max_name_chars
     assets = {
         "board.js": _Asset(board_esm, "text/javascript"),
@@ -741,7 +756,7 @@ def create_app(
     routes = [
         Route("/", join),
         Route("/t/{code}", table_page(lambda code: pages.seat_page(code, max_name_chars=names))),
-        Route("/watch/{code}", table_page(pages.watch_page)),
+        Route("/watch/{code}", table_page(lambda code: pages.watch_page(code, join_url=tables.public_url))),
         Route("/host/{code}", table_page(pages.host_page)),
         Route("/static/{name}", static),
         Route("/healthz", healthz),

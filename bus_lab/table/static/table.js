@@ -377,20 +377,20 @@ function lobbyView(frame, you) {
   const t = frame.table || {};
   const seats = frame.seats || [];
   const title = t.title || frame.title || "";
-  const people = seats.filter((s) => s.kind !== "bot");
+  const now = (frame.status && frame.status.now) || "";
   return el(
     "section",
     { class: "tl-lobby", "aria-labelledby": "tl-lobby-head" },
     el("h2", { id: "tl-lobby-head" }, "Waiting for the host to start the game"),
     title ? el("p", { class: "tl-lobby-game" }, title) : null,
-    el("p", {}, `${people.filter((s) => s.claimed !== false && !/^Seat \d+$/.test(s.name)).length} of ${seats.length} seats taken:`),
+    now ? el("p", { class: "tl-lobby-now" }, now) : null,
     el(
       "ul",
-      { class: "tl-lobby-seats" },
+      { class: "tl-lobby-seats", "aria-label": "Seats" },
       seats.map((s) =>
         el(
           "li",
-          { "data-seat": s.seat, class: s.seat === you ? "tl-you" : null },
+          { "data-seat": s.seat, "data-kind": s.kind, class: s.seat === you ? "tl-you" : null },
           el("span", { class: "tl-seat-name" }, s.name),
           s.kind === "bot" ? el("small", {}, " (bot)") : null,
           s.seat === you ? el("b", {}, " (you)") : null,
@@ -447,6 +447,21 @@ class Seat {
     this.conn.connect();
   }
 
+  /** The join page becomes this seat's page (its address too: a reload resumes the seat). */
+  becomeSeatPage() {
+    const here = new URL("t/" + this.code, ROOT);
+    if (location.href !== here.href) history.replaceState(null, "", here.href);
+    const intro = document.getElementById("tl-intro");
+    if (intro) intro.hidden = true;
+    document.body.dataset.page = "seat";
+    document.body.dataset.code = this.code;
+    document.body.classList.replace("tl-page-join", "tl-page-seat");
+    document.title = `Table ${this.code} · bus_lab`;
+    const head = el("header", { class: "tl-head" }, el("p", { class: "tl-where" }, "Table ", el("b", { class: "tl-code" }, this.code)));
+    this.main.prepend(head);
+    head.append(this.line.box);
+  }
+
   ensureBoard() {
     if (!this.board) {
       this.board = new FrameBoard(
@@ -483,6 +498,8 @@ class Seat {
   }
 
   onState(state, info) {
+    // Before the seat is taken, the join form says what happens (Joining…, or why not).
+    this.line.box.hidden = !this.joined && !this.token && state !== "waiting";
     if (state === "refused") {
       this.line.set("refused", "Not connected.");
       this.refused(info.text, info.code);
@@ -530,12 +547,9 @@ class Seat {
         }
         if (!this.joined) {
           this.joined = true;
+          this.line.box.hidden = false;
           if (this.form) this.form.hide();
-          // the join page becomes this seat's page: a reload resumes the seat
-          const here = new URL("t/" + this.code, ROOT);
-          if (location.href !== here.href) history.replaceState(null, "", here.href);
-          document.body.dataset.page = "seat";
-          document.title = `Table ${this.code} · bus_lab`;
+          if (document.body.dataset.page === "join") this.becomeSeatPage();
         }
         break;
       case "frame":
@@ -806,13 +820,20 @@ class HostPage {
     this.line = new ConnLine(document.querySelector(".tl-head") || document.body);
     this.frame = null;
     this.board = null;
-    this.formKey = null; // which game the form is built for
+    this.formGame = null; // the game the form was built for
+    this.formSeats = null;
     this.confirming = null;
+    this.retryGame = null; // a game change waiting for the table to say how many seats it has
     if (!this.key) {
       this.say("This page needs the host link with its key (…#key=…): open the link the server printed or the notebook showed.");
       this.line.set("stopped", "Not connected: no host key.");
       return;
     }
+    this.form.addEventListener("change", (e) => this.submitForm(e.target && e.target.name === "game"));
+    this.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.submitForm(false);
+    });
     this.conn = new Connection({
       hello: () => ({ type: "host", code: this.code, key: this.key }),
       onMessage: (msg) => this.onMessage(msg),
@@ -841,47 +862,51 @@ class HostPage {
     if (msg.type === "frame") {
       this.say("");
       this.draw(msg.frame);
-    } else if (msg.type === "error") this.say(String(msg.text));
-    else if (msg.type === "record") download(`bus_lab-table-${this.code}.json`, String(msg.record));
+    } else if (msg.type === "error") {
+      const text = String(msg.text);
+      // A new game with another number of seats: the table says how many, ask again with them.
+      const seats = /has (\d+) seats?, not/.exec(text);
+      if (this.retryGame && seats) {
+        const value = { ...this.retryGame, people: Array(Number(seats[1])).fill(true) };
+        this.retryGame = null;
+        this.command("configure", value);
+        return;
+      }
+      this.retryGame = null;
+      this.say(text);
+      this.formGame = null; // draw the form again from the table's settings
+      if (this.frame) this.drawForm(this.frame);
+    } else if (msg.type === "record") download(`bus_lab-table-${this.code}.json`, String(msg.record));
     else if (msg.type === "closed") {
       this.say(msg.text || "This table has closed.", "note");
-      this.phaseLine.textContent = "Closed.";
+      this.phaseLine.textContent = "The table has closed.";
       this.controls.replaceChildren();
     }
   }
 
-  lobbyOf(frame) {
-    return frame.lobby || frame;
-  }
-
   draw(frame) {
     this.frame = frame;
+    this.retryGame = null;
     const t = frame.table || {};
-    const lobby = this.lobbyOf(frame);
+    const lobby = frame.lobby || {};
     const phase = t.phase || lobby.phase || "lobby";
     document.body.dataset.phase = phase;
     const words = {
-      lobby: "In the lobby: students are joining.",
+      lobby: "In the lobby: students are joining. Choose the game, then start it.",
       playing: "Playing.",
-      paused: "Paused.",
+      paused: "Paused: nobody can move until you resume.",
       over: "The game is over.",
       closed: "The table has closed.",
     };
-    let text = words[phase] || phase;
+    let text = (t.title ? t.title + ". " : "") + (words[phase] || phase);
     if (t.holding) text += " Waiting for you: " + t.holding;
     this.phaseLine.textContent = text;
-    this.drawControls(phase, t);
-    this.drawSeats(frame, phase);
+    this.drawControls(phase, t, frame);
+    this.drawSeats(lobby.seats || [], phase);
     this.lobbyBox.hidden = phase !== "lobby";
     if (phase === "lobby") this.drawForm(frame);
-    const projector = frame.projector || (frame.view ? frame : null);
-    if (projector && projector.view) {
-      if (!this.board) this.board = new FrameBoard(this.app, () => {}, () => {});
-      this.board.update(projector);
-      this.app.hidden = false;
-    } else {
-      this.app.hidden = phase === "lobby";
-    }
+    if (!this.board) this.board = new FrameBoard(this.app, () => {}, () => {});
+    this.board.update(frame);
   }
 
   button(name, text, onClick, attrs = {}) {
@@ -889,16 +914,21 @@ class HostPage {
   }
 
   /** A command that cannot be taken back asks once more beside the button. */
-  confirmButton(name, text, question, value = null) {
+  confirmButton(name, text, question) {
     if (this.confirming === name) {
       return el(
         "span",
         { class: "tl-confirm", role: "group", "aria-label": question },
         el("span", {}, question + " "),
-        this.button(name, "Yes, " + text.toLowerCase(), () => {
-          this.confirming = null;
-          this.command(name, value);
-        }, { "data-confirm": "yes", class: "tl-btn tl-danger" }),
+        this.button(
+          name,
+          "Yes, " + text.charAt(0).toLowerCase() + text.slice(1),
+          () => {
+            this.confirming = null;
+            this.command(name);
+          },
+          { "data-confirm": "yes", class: "tl-btn tl-danger" },
+        ),
         this.button("cancel", "No", () => {
           this.confirming = null;
           this.redraw();
@@ -914,194 +944,232 @@ class HostPage {
   }
 
   redraw() {
-    if (this.frame) this.draw(this.frame);
+    if (!this.frame) return;
+    const t = this.frame.table || {};
+    this.drawControls(t.phase || "lobby", t, this.frame);
   }
 
-  drawControls(phase, t) {
+  drawControls(phase, t, frame) {
     const kids = [];
+    const live = phase === "playing" || phase === "paused";
     if (phase === "lobby") kids.push(this.button("start", "Start the game", () => this.command("start"), { class: "tl-btn tl-primary" }));
-    if (phase === "playing" && !t.paused) kids.push(this.button("pause", "Pause", () => this.command("pause")));
-    if (phase === "paused" || (phase === "playing" && t.paused)) kids.push(this.button("resume", "Resume", () => this.command("resume"), { class: "tl-btn tl-primary" }));
-    if (t.holding) kids.push(this.button("continue", "Continue", () => this.command("continue"), { class: "tl-btn tl-primary" }));
-    if (phase === "playing" || phase === "paused") kids.push(this.confirmButton("end", "End the game", "End the game now?"));
-    if (phase === "playing" || phase === "paused" || phase === "over") {
-      kids.push(this.button("record", "Download the record", () => this.command("record")));
+    if (phase === "playing") kids.push(this.button("pause", "Pause", () => this.command("pause")));
+    if (phase === "paused") kids.push(this.button("resume", "Resume", () => this.command("resume"), { class: "tl-btn tl-primary" }));
+    if (t.holding && phase === "playing") {
+      kids.push(this.button("continue", "Continue", () => this.command("continue"), { class: "tl-btn tl-primary" }));
     }
+    if (live) kids.push(this.confirmButton("end", "End the game", "End the game now for everyone?"));
+    if (frame.can_record) kids.push(this.button("record", "Download the record", () => this.command("record")));
     if (phase !== "closed") kids.push(this.confirmButton("close", "Close the table", "Close the table for everyone?"));
+    const focused = document.activeElement && this.controls.contains(document.activeElement) ? document.activeElement.dataset.command : null;
     this.controls.replaceChildren(...kids);
+    if (focused) {
+      const again = this.controls.querySelector(`[data-command="${focused}"]`);
+      if (again) again.focus();
+    }
   }
 
-  drawSeats(frame, phase) {
-    const seats = frame.seats || this.lobbyOf(frame).seats || [];
+  drawSeats(seats, phase) {
+    const live = phase === "playing" || phase === "paused";
     this.seatList.replaceChildren(
       ...seats.map((s) => {
-        const kind = s.kind === "bot" ? (s.away_person ? "bot (the person is away)" : "bot") : "person";
-        const online = s.kind === "bot" && !s.away_person ? "" : s.connected ? "connected" : s.claimed ? "not connected" : "empty";
+        const kind = s.kind === "away" ? `away: the ${s.bot || ""} bot plays`.replace("  ", " ") : s.kind === "bot" ? `${s.bot || ""} bot`.trim() : "person";
+        let online = "";
+        if (s.kind !== "bot") online = s.connected ? "connected" : s.claimed ? "not connected" : "nobody yet";
         const acts = [];
-        if (phase === "playing" || phase === "paused") {
-          if (s.kind !== "bot") acts.push(this.button("bot", "Hand to a bot", () => this.command("bot", s.seat)));
-          else if (s.away_person) acts.push(this.button("person", "Give back", () => this.command("person", s.seat)));
+        if (live && s.kind === "person") acts.push(this.button("bot", "Hand to a bot", () => this.command("bot", s.seat), { "data-seat": s.seat }));
+        if (live && s.kind === "away") acts.push(this.button("person", "Give back", () => this.command("person", s.seat), { "data-seat": s.seat }));
+        if (phase === "lobby" && s.kind === "person" && s.claimed) {
+          acts.push(this.button("kick", "Remove", () => this.command("kick", s.seat), { "data-seat": s.seat, "aria-label": "Remove " + s.name }));
         }
-        if (phase === "lobby" && s.kind !== "bot" && s.claimed) acts.push(this.button("kick", "Remove", () => this.command("kick", s.seat)));
         return el(
           "li",
           { "data-seat": s.seat, "data-kind": s.kind },
           el("b", { class: "tl-seat-name" }, s.name),
-          el("span", { class: "tl-seat-kind" }, " " + kind),
-          online ? el("span", { class: "tl-seat-online", "data-online": String(Boolean(s.connected)) }, " · " + online) : null,
+          el("span", { class: "tl-seat-kind" }, kind),
+          online ? el("span", { class: "tl-seat-online", "data-online": String(Boolean(s.connected)) }, online) : null,
           acts.length ? el("span", { class: "tl-seat-acts" }, ...acts) : null,
         );
       }),
     );
   }
 
-  // -- the lobby form, built from the options schema ------------------------------------------
-  schema(frame) {
-    return frame.schema || frame.options_schema || this.lobbyOf(frame).schema || {};
+  // -- the lobby form, built from the options schema of the host frame ------------------------
+  params(frame, game) {
+    const g = (frame.games || []).find((x) => x.name === game);
+    if (g && Array.isArray(g.params)) return g.params;
+    return game === (frame.lobby || {}).game ? frame.options_schema || [] : [];
   }
 
   drawForm(frame) {
-    const lobby = this.lobbyOf(frame);
-    const schema = this.schema(frame);
-    const games = schema.games || [];
-    const key = JSON.stringify([lobby.game, lobby.options, lobby.people, lobby.bot, lobby.seed]);
-    if (this.form.contains(document.activeElement) && this.formKey !== null) {
-      this.formKey = key; // never rebuild under the host's fingers
+    const lobby = frame.lobby || {};
+    const people = lobby.people || [];
+    const shape = lobby.game + "/" + people.length;
+    if (this.form.contains(document.activeElement) && this.formGame === shape) {
+      this.fillForm(frame, true); // never rebuild under the host's fingers
       return;
     }
-    if (key === this.formKey) return;
-    this.formKey = key;
+    if (this.formGame !== shape) this.buildForm(frame);
+    this.formGame = shape;
+    this.fillForm(frame, false);
+  }
+
+  buildForm(frame) {
+    const lobby = frame.lobby || {};
+    const oldSeed = this.form.querySelector("#tl-seed");
+    const seedText = oldSeed ? oldSeed.value : "";
     const fields = [];
-    const gameSel = el(
-      "select",
-      { id: "tl-game", name: "game", class: "tl-input" },
-      games.map((g) => el("option", { value: g.name, selected: g.name === lobby.game }, g.title || g.name)),
+    fields.push(
+      el(
+        "div",
+        { class: "tl-field" },
+        el("label", { for: "tl-game" }, "Game"),
+        el(
+          "select",
+          { id: "tl-game", name: "game", class: "tl-input" },
+          (frame.games || []).map((g) => el("option", { value: g.name }, g.title || g.name)),
+        ),
+      ),
     );
-    fields.push(el("div", { class: "tl-field" }, el("label", { for: "tl-game" }, "Game"), gameSel));
-    const game = games.find((g) => g.name === lobby.game) || games[0] || { params: [] };
-    const values = lobby.options || {};
-    for (const p of game.params || []) {
+    for (const p of this.params(frame, lobby.game)) {
       const id = "tl-opt-" + p.name;
-      const value = p.name in values ? values[p.name] : p.default;
       let input;
       if (p.choices) {
         input = el(
           "select",
-          { id, name: p.name, class: "tl-input", "data-param": p.name },
-          p.choices.map((c, i) => el("option", { value: String(i), selected: JSON.stringify(c) === JSON.stringify(value) }, c === null ? "none" : String(c))),
+          { id, name: p.name, class: "tl-input", "data-param": p.name, "aria-describedby": id + "-help" },
+          p.choices.map((c, i) => el("option", { value: String(i) }, c === null ? "none" : c === true ? "on" : c === false ? "off" : String(c))),
         );
       } else {
         input = el("input", {
           id,
           name: p.name,
           type: "number",
+          inputmode: "numeric",
           class: "tl-input",
           "data-param": p.name,
           min: p.bounds ? p.bounds[0] : null,
           max: p.bounds ? p.bounds[1] : null,
           step: "1",
-          value: String(value),
+          "aria-describedby": id + "-help",
         });
       }
       fields.push(
         el(
           "div",
           { class: "tl-field" },
-          el("label", { for: id }, p.label || p.name.replace(/_/g, " ")),
+          el("label", { for: id }, p.name.charAt(0).toUpperCase() + p.name.slice(1).replace(/_/g, " ")),
           input,
-          p.doc ? el("small", { class: "tl-help" }, p.doc) : null,
+          el("small", { id: id + "-help", class: "tl-help" }, p.doc || ""),
         ),
       );
     }
-    const people = lobby.people || (lobby.seats || []).map((s) => s.kind !== "bot");
-    const seatBoxes = people.map((on, i) =>
+    const people = lobby.people || [];
+    fields.push(
       el(
-        "label",
-        { class: "tl-check" },
-        el("input", { type: "checkbox", name: "person", "data-seat": i, checked: on }),
-        ` Seat ${i + 1}: a person`,
+        "fieldset",
+        { class: "tl-field tl-people" },
+        el("legend", {}, "Who plays each seat (not ticked: a bot plays it)"),
+        people.map((on, i) =>
+          el("label", { class: "tl-check" }, el("input", { type: "checkbox", name: "person", "data-seat": i }), ` Seat ${i + 1}: a person`),
+        ),
       ),
     );
     fields.push(
-      el("fieldset", { class: "tl-field tl-people" }, el("legend", {}, "Who plays each seat (unticked: a bot)"), seatBoxes),
-    );
-    const bots = schema.bots || [];
-    if (bots.length) {
-      fields.push(
+      el(
+        "div",
+        { class: "tl-field" },
+        el("label", { for: "tl-bot" }, "Bot"),
         el(
-          "div",
-          { class: "tl-field" },
-          el("label", { for: "tl-bot" }, "Bot policy"),
-          el(
-            "select",
-            { id: "tl-bot", name: "bot", class: "tl-input" },
-            bots.map((b) => {
-              const name = typeof b === "string" ? b : b.name;
-              return el("option", { value: name, selected: name === lobby.bot }, typeof b === "string" ? b : b.title || b.name);
-            }),
-          ),
+          "select",
+          { id: "tl-bot", name: "bot", class: "tl-input" },
+          (frame.bots || []).map((b) => el("option", { value: b }, b.replace(/_/g, " "))),
         ),
-      );
-    }
-    const seed = lobby.seed === null || lobby.seed === undefined ? "" : String(lobby.seed);
+      ),
+    );
     fields.push(
       el(
         "div",
         { class: "tl-field" },
         el("label", { for: "tl-seed" }, "Seed"),
-        el("input", { id: "tl-seed", name: "seed", type: "number", step: "1", min: "0", class: "tl-input", value: seed, "aria-describedby": "tl-seed-help" }),
-        el("small", { id: "tl-seed-help", class: "tl-help" }, "Blank: unpredictable cards. A number: the same cards and bot moves every time."),
+        el("input", { id: "tl-seed", name: "seed", type: "number", inputmode: "numeric", step: "1", min: "0", class: "tl-input", "aria-describedby": "tl-seed-help" }),
+        el(
+          "small",
+          { id: "tl-seed-help", class: "tl-help" },
+          "Blank: unpredictable cards. A number: the same cards and bot moves each time it is used.",
+        ),
       ),
     );
     this.form.replaceChildren(...fields);
-    this.form.onchange = (e) => this.submitForm(e.target && e.target.name === "game");
-    this.form.onsubmit = (e) => {
-      e.preventDefault();
-      this.submitForm(false);
+    this.form.querySelector("#tl-seed").value = seedText;
+  }
+
+  /** Put the table's settings into the form (only the fields the host is not in, when `keep`). */
+  fillForm(frame, keep) {
+    const lobby = frame.lobby || {};
+    const active = document.activeElement;
+    const set = (input, fn) => {
+      if (input && !(keep && input === active)) fn(input);
     };
+    set(this.form.querySelector("#tl-game"), (i) => (i.value = lobby.game));
+    const values = lobby.options || {};
+    for (const p of this.params(frame, lobby.game)) {
+      const input = this.form.querySelector(`[data-param="${p.name}"]`);
+      const value = p.name in values ? values[p.name] : p.default;
+      if (p.choices) {
+        const i = p.choices.findIndex((c) => JSON.stringify(c) === JSON.stringify(value));
+        set(input, (x) => (x.value = String(Math.max(0, i))));
+      } else set(input, (x) => (x.value = value === null || value === undefined ? "" : String(value)));
+    }
+    const people = lobby.people || [];
+    for (const box of this.form.querySelectorAll('input[name="person"]')) {
+      set(box, (b) => (b.checked = Boolean(people[Number(b.dataset.seat)])));
+    }
+    const bots = frame.bots || [];
+    set(this.form.querySelector("#tl-bot"), (i) => (i.value = bots.includes(lobby.bot) ? lobby.bot : bots[0] || ""));
+    const seed = this.form.querySelector("#tl-seed");
+    if (seed) seed.placeholder = lobby.fixed_seed ? "set (type to change)" : "blank: unpredictable";
   }
 
   readForm(gameChanged) {
-    const lobby = this.lobbyOf(this.frame);
-    const schema = this.schema(this.frame);
-    const games = schema.games || [];
-    const gameName = this.form.querySelector("#tl-game").value;
-    const game = games.find((g) => g.name === gameName) || { params: [] };
+    const frame = this.frame || {};
+    const lobby = frame.lobby || {};
+    const game = this.form.querySelector("#tl-game").value;
+    const seedText = (this.form.querySelector("#tl-seed") || { value: "" }).value.trim();
+    const seed = seedText === "" ? null : Number(seedText);
+    if (gameChanged) {
+      // another game: its own defaults; the table says how many seats they give
+      const params = this.params(frame, game);
+      const players = params.find((p) => p.name === "players");
+      const n = players ? players.default : (lobby.people || [true]).length;
+      return { game, options: {}, people: Array(n).fill(true), bot: "best_odds", seed };
+    }
     const options = {};
-    if (!gameChanged) {
-      for (const p of game.params || []) {
-        const input = this.form.querySelector(`[data-param="${p.name}"]`);
-        if (!input) continue;
-        if (p.choices) options[p.name] = p.choices[Number(input.value)];
-        else if (input.value !== "") options[p.name] = Number(input.value);
-      }
-    } else {
-      for (const p of game.params || []) options[p.name] = p.default;
+    for (const p of this.params(frame, game)) {
+      const input = this.form.querySelector(`[data-param="${p.name}"]`);
+      if (!input) continue;
+      if (p.choices) options[p.name] = p.choices[Number(input.value)];
+      else if (input.value !== "") options[p.name] = Number(input.value);
+      // "none" as the default is said by leaving the option out (missing options default)
+      if (options[p.name] === null && p.default === null) delete options[p.name];
     }
-    const players = options.players;
     let people = [...this.form.querySelectorAll('input[name="person"]')].map((box) => box.checked);
-    if (typeof players === "number") {
-      while (people.length < players) people.push(true);
-      people = people.slice(0, players);
+    if (typeof options.players === "number" && options.players !== people.length) {
+      // more or fewer seats: the new ones are people's
+      people = Array.from({ length: options.players }, (_, i) => (i < people.length ? people[i] : true));
     }
-    const botSel = this.form.querySelector("#tl-bot");
-    const seedText = this.form.querySelector("#tl-seed").value.trim();
-    return {
-      game: gameName,
-      options,
-      people,
-      bot: botSel ? botSel.value : lobby.bot || "best_odds",
-      seed: seedText === "" ? null : Number(seedText),
-    };
+    const bot = this.form.querySelector("#tl-bot");
+    return { game, options, people, bot: bot && bot.value ? bot.value : lobby.bot || "best_odds", seed };
   }
 
   submitForm(gameChanged) {
-    this.formKey = null; // redraw from the table's answer
-    this.command("configure", this.readForm(gameChanged));
-    if (document.activeElement && this.form.contains(document.activeElement)) {
-      // keep the host's place: the next frame rebuilds only once focus leaves the form
-      this.formKey = "editing";
+    const value = this.readForm(gameChanged);
+    if (value.seed !== null && !(Number.isInteger(value.seed) && value.seed >= 0)) {
+      this.say("The seed is a whole number, 0 or more (or blank for unpredictable cards).");
+      return;
     }
+    this.retryGame = gameChanged ? value : null;
+    this.command("configure", value);
   }
 }
 

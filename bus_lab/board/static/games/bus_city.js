@@ -235,7 +235,8 @@ DRAWERS.bus_city = (() => {
       const slot = byName[seat.bus.slot];
       const box = cardBox(slot);
       const spot = busSpots(slot, box, slot.buses.length)[slot.buses.indexOf(seat.seat)] || halfCentre(box, null);
-      const wrap = ctx.s("g", { class: "bc-bus-wrap" });
+      // a tap on a bus reaches the street card under it (a bus is never a target itself)
+      const wrap = ctx.s("g", { class: "bc-bus-wrap", "pointer-events": "none" });
       ctx.anim(wrap, "bus:" + seat.seat);
       wrap.append(busShape(ctx, seat.seat, seat.bus.heading, spot[0], spot[1]));
       svg.append(wrap);
