@@ -235,20 +235,24 @@ def analyse(server, specs, results, versions) -> dict[str, Any]:
         by_index = {i: (seat, action) for i, seat, action in decisions}
         claimed: dict[int, int] = {}
         seat_of = {name: seat for name, seat in out["seats"].items()}
-        refused_seqs = {(name, seq) for name, seq, _ in out["refused"]}
+        pages = [{int(q): at for q, at in arr.items()} for arr in out["arrivals"].values()]
+        errors: dict[str, int] = {}
+        for name, _seq, _text in out["refused"]:
+            errors[name] = errors.get(name, 0) + 1
         refused += len(out["refused"])
+        unmatched: dict[str, int] = {}
         for seq, name, action, sent_at in out["sent"]:
             sent += 1
             index = versions[code].get(seq)
-            ok = index is not None and by_index.get(index) == (seat_of[name], action)
-            if ok:
+            if index is not None and by_index.get(index) == (seat_of[name], action):
                 claimed[index] = claimed.get(index, 0) + 1
-                pages = [{int(q): at for q, at in arr.items()} for arr in out["arrivals"].values()]
                 shown = [min((t for q, t in arr.items() if q > seq), default=math.inf) for arr in pages]
                 if all(math.isfinite(t) for t in shown):
                     latencies.append(1000 * (max(shown) - sent_at))
-            elif (name, seq) not in refused_seqs:
-                lost += 1
+            else:
+                unmatched[name] = unmatched.get(name, 0) + 1
+        # a move neither applied nor answered with an error (each refusal answers one move)
+        lost += sum(max(0, n - errors.get(name, 0)) for name, n in unmatched.items())
         applied += len(decisions)
         twice += sum(n - 1 for n in claimed.values()) + sum(1 for i in by_index if i not in claimed)
         frames += out["frames"]
