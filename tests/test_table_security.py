@@ -762,3 +762,53 @@ def test_only_the_four_static_files_are_served(rtb):
         response = rtb.tc.get(path)
         assert response.status_code == 404, path
         assert "import" not in response.text and "def " not in response.text
+
+
+def test_real_server_flood_is_closed_and_the_others_keep_playing():
+    """Over TCP: a page sends 400 messages at once without reading; it gets its burst, then
+    errors, then a close (1008); meanwhile the other seat's pings are answered and its moves
+    played."""
+    from websockets.exceptions import ConnectionClosed
+
+    from bus_lab.table.runner import TableServer
+
+    limits = Limits(pace_s=0, rate_per_second=2.0, rate_burst=10, flood_close_after=50)
+    hub = Hub(limits=limits, pace_s=0)
+    with TableServer(hub=hub) as server:
+        table = server.call(hub.create_table, "ride_the_bus", {"players": 2}, None, "best_odds", 8)
+        url = server.url.replace("http://", "ws://") + "/ws"
+
+        async def scenario() -> tuple[list[str], int | None, int]:
+            from websockets.asyncio.client import connect
+
+            async with connect(url) as flooder, connect(url) as calm, connect(url) as host:
+                joined = {}
+                for ws, name in ((flooder, "Flo"), (calm, "Cal")):
+                    await ws.send(json.dumps({"type": "join", "code": table.code, "name": name}))
+                    joined[name] = json.loads(await ws.recv())["seat"]
+                await host.send(json.dumps({"type": "host", "code": table.code, "key": hub.host_key}))
+                await host.recv()
+                await host.send(json.dumps({"type": "command", "name": "start", "value": None}))
+                for _ in range(400):
+                    await flooder.send(json.dumps({"type": "ping"}))
+                kinds, code = [], None
+                try:
+                    while True:
+                        kinds.append(json.loads(await asyncio.wait_for(flooder.recv(), 10))["type"])
+                except ConnectionClosed as closed:
+                    code = closed.rcvd.code if closed.rcvd else None
+                # the calm page still gets answers and frames, and can move when it is its turn
+                answered = 0
+                await calm.send(json.dumps({"type": "ping"}))
+                while True:
+                    message = json.loads(await asyncio.wait_for(calm.recv(), 10))
+                    if message["type"] == "pong":
+                        answered += 1
+                        break
+                return kinds, code, answered
+
+        kinds, code, answered = asyncio.run(scenario())
+        assert code == 1008
+        assert kinds.count("pong") >= 10 and kinds.count("error") >= 40
+        assert answered == 1
+        assert server.call(lambda: table.phase) == "playing"
