@@ -147,6 +147,17 @@ def check_consistent(table, accepted: list[tuple[int, int]] | None = None) -> No
         json.dumps(frame, allow_nan=False)
     for frame in frames[:-1]:
         assert frame["seq"] == table.version
+    # moves are offered to the person whose decision it is, only while the game is being played
+    playing = table.phase == "playing" and table.holding() is None
+    for info, frame in zip(table.seats, frames):
+        if frame["moves"]:
+            assert playing and info.kind == "person" and mover(table) == info.seat, (
+                f"seat {info.seat} is offered moves that are not its to make"
+            )
+            legal = set(table.session.state.legal_actions())
+            assert {m["action"] for m in frame["moves"]} == legal
+    for frame in frames[len(table.seats) :]:
+        assert frame["moves"] == [] and frame["table"]["you"] is None
 
 
 # -- through the websocket ------------------------------------------------------------------------
