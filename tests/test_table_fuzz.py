@@ -801,3 +801,31 @@ LobbyMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_lobby_machine = LobbyMachine.TestCase
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    game=st.sampled_from([*GAME_NAMES, "chess", ""]) | JSON_VALUES,
+    options=st.dictionaries(st.sampled_from(OPTION_NAMES), OPTION_VALUES | JSON_VALUES, max_size=4)
+    | JSON_VALUES,
+    people=st.lists(st.booleans() | st.integers(0, 1), max_size=9) | JSON_VALUES,
+    bot=st.sampled_from(["best_odds", "random", "greedy", "nobody"]) | JSON_VALUES,
+    seed=st.none() | st.integers(-5, 2**70) | JSON_VALUES,
+)
+def test_configure_takes_anything_and_refuses_with_a_table_error(game, options, people, bot, seed):
+    """The lobby's settings straight on the table (as the notebook widget calls it, with no
+    protocol in front): accepted, or a TableError with a text and nothing changed."""
+    table = Table("CNFG2", game="ride_the_bus", options={"players": 3}, people=[True, True, False])
+    table.join("Ann")
+    before = snapshot(table)
+    try:
+        table.configure(game, options, people, bot, seed)
+    except TableError as err:
+        assert str(err).strip()
+        assert snapshot(table) == before
+        return
+    assert table.seats[0].name == "Ann" or any(s.name == "Ann" for s in table.seats)
+    check_consistent(table)
+    table.start()
+    settle(table)
+    play_to_end(table, random.Random(0))

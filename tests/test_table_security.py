@@ -812,3 +812,16 @@ def test_real_server_flood_is_closed_and_the_others_keep_playing():
         assert kinds.count("pong") >= 10 and kinds.count("error") >= 40
         assert answered == 1
         assert server.call(lambda: table.phase) == "playing"
+
+
+def test_pages_do_not_echo_markup_from_the_address(rtb):
+    for path in [
+        "/?code=<script>alert(1)</script>",
+        '/?code="><img src=x onerror=alert(1)>',
+        '/t/"><svg onload=alert(1)>',
+        "/watch/%3Cimg%20src=x%3E",
+        "/host/%3Cscript%3E",
+    ]:
+        text = rtb.tc.get(path).text.lower()
+        for bad in ("<script>alert", "onerror=", "<svg onload", "<img src=x"):
+            assert bad not in text, (path, bad)
