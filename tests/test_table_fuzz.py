@@ -53,6 +53,9 @@ from bus_lab.table.protocol import (
 )
 from bus_lab.table.table import NotYourTurnError, StaleMoveError, TableError
 
+#: A hang (a page waiting for a frame that never comes) fails instead of blocking the run.
+pytestmark = pytest.mark.timeout(300)
+
 
 class FakeClock:
     """A clock the test moves by hand (seconds)."""
@@ -438,6 +441,24 @@ def test_parse_message_accepts_exactly_the_protocol(text, role):
         assert isinstance(message, (PingMessage, ControlMessage))
 
 
+def test_the_length_is_checked_before_any_parsing(monkeypatch):
+    """An oversized message is refused on its raw length: the JSON decoder never sees it."""
+    import bus_lab.table.protocol as protocol
+
+    seen = []
+    real = protocol.json.loads
+    monkeypatch.setattr(
+        protocol.json, "loads", lambda text, *a, **k: seen.append(len(text)) or real(text, *a, **k)
+    )
+    for text in ["[" * 100_000, json.dumps({"type": "ping", "pad": "x" * 5000})]:
+        for parse in (lambda t: parse_message(t, "seat", 2000), lambda t: parse_hello(t, 2000, 20)):
+            with pytest.raises(ProtocolError, match="too long"):
+                parse(text)
+    assert seen == []
+    parse_message('{"type":"ping"}', "seat", 2000)
+    assert seen == [15]
+
+
 @settings(max_examples=200, deadline=None)
 @given(text=message_texts() | st.binary(max_size=50))
 def test_parse_hello_accepts_exactly_the_hellos(text):
@@ -501,6 +522,7 @@ class SocketMachine(RuleBasedStateMachine):
         assert len(errors) <= 1
         for error in errors:
             assert isinstance(error["text"], str) and error["text"].strip()
+            assert set(error) == {"type", "text", "seq"} and type(error["seq"]) is int
         self.errors[id(page)] += len(errors)
         after = self.t.read(lambda t: (t.version, snapshot(t)))
         if after[0] == before[0]:
