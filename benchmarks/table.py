@@ -16,7 +16,12 @@ identified by its table and the ``seq`` it answered; the decision after that ver
 move, and no history decision may be claimed by two moves or by none: must be 0), the median and
 95th percentile of the time from a move sent to the moment EVERY page of its table has received the
 frame that shows it (aim: 95th percentile under 150 ms), frames and bytes received per move, and the
-server's memory per table (resident set growth over the run / tables).
+server's memory per table (resident set growth over the run / tables, and tracemalloc of tables
+played without a server), and the server process's CPU time per move.
+
+Pages move at once by default, so the server is saturated and the latency grows with the number of
+tables (each move waits behind the others'); ``--think SECONDS`` gives each page a random pause
+(mean SECONDS) before its move, as people take, and the latency is then the server's own.
 
 Run: ``python benchmarks/table.py [--quick] [--both]`` or ``python3 tasks.py bench --only table``.
 A run stops at ``--time-cap`` seconds and says so.
@@ -152,6 +157,8 @@ async def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
                     break
                 if moves and seq > answered:
                     answered = seq
+                    if plan.get("think_s"):
+                        await asyncio.sleep(rng.uniform(0, 2 * plan["think_s"]))
                     move = rng.choice(moves)
                     out["sent"].append([seq, name, move["action"], time.monotonic()])
                     await ws.send(json.dumps({"type": "move", "action": move["action"], "seq": seq}))
@@ -270,7 +277,9 @@ def analyse(server, specs, results, versions) -> dict[str, Any]:
     }
 
 
-def run(tables: int, seats: int, mix: bool, time_cap: float, in_process: bool) -> dict[str, Any]:
+def run(
+    tables: int, seats: int, mix: bool, time_cap: float, in_process: bool, think_s: float = 0.0
+) -> dict[str, Any]:
     """One load run on a fresh server; returns the figures (also printed)."""
     from bus_lab.table import Hub, TableServer
     from bus_lab.table.limits import Limits
@@ -291,17 +300,22 @@ def run(tables: int, seats: int, mix: bool, time_cap: float, in_process: bool) -
             "tables": specs,
             "deadline": time.monotonic() + time_cap,
             "max_moves": MAX_MOVES_PER_TABLE,
+            "think_s": think_s,
         }
         start = time.perf_counter()
+        cpu = time.process_time()
         if in_process:
             results = asyncio.run(_in_process(plan, server))
         else:
             results = _in_subprocess(plan)
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         capped = time.monotonic() >= plan["deadline"] or any(r.get("capped") for r in results.values())
         figures = analyse(server, specs, results, versions)
         figures["memory_per_table"] = (rss_bytes() - before) / tables
         figures["seconds"] = seconds
+        figures["cpu"] = cpu
+        figures["in_process"] = in_process
         figures["capped"] = capped
         return figures
     finally:
@@ -430,6 +444,10 @@ def print_figures(label: str, figures: dict[str, Any], tables: int) -> float:
             "move sent → every page has its frame, 95th percentile",
             f"{p95:.1f} ms (aim < {AIM_P95_MS:.0f}: {met})",
         ),
+        (
+            "server process CPU per move" + (" (clients included)" if figures["in_process"] else ""),
+            f"{1000 * figures['cpu'] / applied:.2f} ms",
+        ),
         ("frames received per move (all pages)", f"{figures['frames'] / applied:.1f}"),
         ("bytes received per move (all pages)", f"{figures['bytes'] / applied:,.0f}"),
         (
@@ -449,6 +467,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", action="store_true", help="rotate the four games (seats as each allows)")
     parser.add_argument("--quick", action="store_true", help="3 tables of 3 seats, for a first look")
     parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="mean pause of a page before its move (default 0: at once, the server saturated)",
+    )
+    parser.add_argument(
         "--time-cap", type=float, default=180.0, help="seconds before a run stops (default 180)"
     )
     where = parser.add_mutually_exclusive_group()
@@ -459,7 +484,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.clients:
         return clients_main()
     sys.path.insert(0, str(ROOT))
-    measure(args.tables, args.seats, args.mix, args.quick, args.time_cap, args.in_process, args.both)
+    measure(
+        args.tables, args.seats, args.mix, args.quick, args.time_cap, args.in_process, args.both, args.think
+    )
     return 0
 
 
@@ -471,14 +498,19 @@ def measure(
     time_cap: float = 180.0,
     in_process: bool = False,
     both: bool = False,
+    think_s: float = 0.0,
 ) -> list[dict[str, Any]]:
     """Run the load (see the module doc) and print its figures; returns one dict of figures per
     run (``label``, ``p95`` in ms, ``lost``, ``twice``, ...) for ``benchmarks/run.py``."""
     if quick:
         tables, seats = 3, 3
+    if hasattr(os, "getloadavg"):
+        print(
+            f"Class table load (load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)"
+        )
     runs = []
     for where in [False, True] if both else [in_process]:
-        figures = run(tables, seats, mix, time_cap, where)
+        figures = run(tables, seats, mix, time_cap, where, think_s)
         figures["label"] = "in the server's process" if where else "in a subprocess"
         figures["p95"] = print_figures(
             f"{figures['label']}, {tables} tables × {'up to ' if mix else ''}{seats} seats"
