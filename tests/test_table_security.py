@@ -92,7 +92,7 @@ def test_a_page_moves_only_for_its_own_seat(rtb):
     # the mover's own page still plays it
     rtb.seats[seat].send({"type": "move", "action": action, "seq": version})
     rtb.seats[seat].wait_frame(seq=version + 1)
-    assert rtb.read(lambda t: t.session.state.history())[before[2].__len__()] == action
+    assert rtb.read(lambda t: t.session.state.history())[len(before[2])] == action
 
 
 def test_forged_foreign_and_misused_secrets_are_refused_and_change_nothing(rtb):
@@ -390,12 +390,16 @@ def test_flooding_gets_errors_then_a_close_and_spares_the_others():
         clock.now += 10
         assert other.barrier() is not None and other.closed is None
         t.host.barrier()
-        # the other seat can still play its moves
+        # the close is not a ban: the flooder's page comes back with its token, and the game goes on
+        back = Client(t.tc, {"type": "resume", "code": t.code, "token": t.tokens[0]})
+        assert back.welcome["type"] == "welcome" and back.welcome["seat"] == 0
+        t.seats[0] = back
         version, seat = t.read(lambda table: (table.version, mover(table)))
-        if seat == other.welcome["seat"]:
-            move = other.wait_frame(seq=version)["moves"][0]["action"]
-            other.send({"type": "move", "action": move, "seq": version})
-            other.wait_frame(seq=version + 1)
+        page = t.seats[seat]
+        move = page.wait_frame(seq=version)["moves"][0]["action"]
+        page.send({"type": "move", "action": move, "seq": version})
+        page.wait_frame(seq=version + 1)
+        assert other.wait_frame(seq=version + 1)["seq"] > version
     finally:
         t.close()
 
