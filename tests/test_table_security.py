@@ -162,8 +162,9 @@ def test_failed_hellos_per_address_are_limited():
         ]
         assert codes == [4403, 4403, 4403]
         assert refused(t.tc, {"type": "watch", "code": "ZZZZZ"})[1] == 4429  # unknown codes count too
-        # blocked now: even a right token, until the minute is over
-        assert refused(t.tc, {"type": "resume", "code": t.code, "token": t.tokens[0]})[1] == 4429
+        # blocked now, until the minute is over
+        assert refused(t.tc, {"type": "resume", "code": t.code, "token": "forged9"})[1] == 4429
+        assert refused(t.tc, {"type": "host", "code": t.code, "key": "forged10"})[1] == 4429
         t.seats[0].barrier()  # pages already connected are not touched
         assert t.seats[0].closed is None
         clock.now += 61
