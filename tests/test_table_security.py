@@ -829,3 +829,55 @@ def test_pages_do_not_echo_markup_from_the_address(rtb):
         text = rtb.tc.get(path).text.lower()
         for bad in ("<script>alert", "onerror=", "<svg onload", "<img src=x"):
             assert bad not in text, (path, bad)
+
+
+def table_twin(table: Table, history: list[int]) -> Table:
+    """A fresh table like ``table`` (same code, game, options, seed, names) driven through
+    ``history`` by its own rules."""
+    options = {k: v for k, v in table.options.items() if k != "sheet"}
+    twin = Table(table.code, game=table.game_name, options=options, seed=table.seed)
+    for info in table.seats:
+        twin.join(info.name)
+    twin.start()
+    for action in history:
+        state = twin.session.state
+        if state.is_chance_node():
+            twin.session.play(action)
+        else:
+            twin.move(state.current_player(), action, twin.version)
+        twin.changed()
+    twin.notice = table.notice
+    return twin
+
+
+@pytest.mark.parametrize(
+    "players, bonus, end_bonus, seed", [(3, True, False, 21), (4, False, True, 22), (5, True, True, 23)]
+)
+def test_swap_test_of_every_seat_frame_over_busstop_options(players, bonus, end_bonus, seed):
+    """Straight on the table, for every seat at every decision of a whole game: the seat's frame is
+    the same whichever tile another participant chose face down."""
+    options = {"players": players, "passenger_bonus": bonus, "end_bonus": end_bonus}
+    table = Table("SWAP2", game="busstop", options=options, seed=seed)
+    for i in range(players):
+        table.join(f"P{i}")
+    table.start()
+    table.run_automatic()
+    table.changed()
+    rng = random.Random(seed)
+    checked = 0
+    while table.phase == "playing":
+        state = table.session.state
+        history = list(state.history())
+        for seat in range(players):
+            frame = table.seat_frame(seat)
+            for swapped in hidden_bid_swaps(history, table.session.game, seat, frame["view"])[:1]:
+                assert without_seq(table_twin(table, swapped).seat_frame(seat)) == without_seq(frame)
+                checked += 1
+        mover_seat = state.current_player()
+        moves = table.seat_frame(mover_seat)["moves"]
+        table.move(mover_seat, rng.choice(moves)["action"], table.version)
+        table.run_automatic()
+        table.changed()
+        if checked > 60:
+            break
+    assert checked >= 10
