@@ -80,24 +80,47 @@ def test_yes_no_questions_take_yes_no_true_or_false_in_any_case():
     import numpy as np
 
     box = AnswerBox(np.bool_(True), hint="compare the two shares")  # a numpy bool is a bool
-    assert box.truth is True and box.answer.placeholder == "yes or no"
-    assert box.check("Yes") and box.check(" TRUE ") and box.check("y")
+    assert box.truth is True and box.answer.placeholder == "yes or no (or true/false, y/n)"
+    assert box.check("Yes") and box.check(" TRUE ") and box.check("y") and box.check("Yes.")
+    assert box.check("True!") and box.check("Y")
     assert not box.check("no") and "Hint: compare the two shares" in box.verdict.value
-    assert not box.check("maybe") and "Could not read 'maybe' as yes or no" in box.verdict.value
-    assert AnswerBox(False, hint="").check("false")
+    assert not box.check("maybe") and (
+        "Could not read 'maybe' as yes or no: type yes or no (or true/false, y/n)." in box.verdict.value
+    )
+    false = AnswerBox(False, hint="")
+    assert false.check("false") and false.check("N") and false.check("no.") and not false.check("t rue")
 
 
 def test_several_numbers_are_typed_with_commas_and_checked_one_by_one():
     import numpy as np
 
     box = AnswerBox([3, np.int64(7)], hint="points go to the guesser when wrong", why="seat 1 took 7 points.")
-    assert box.truth == (Fraction(3), Fraction(7)) and "commas" in box.answer.placeholder
+    assert box.truth == (Fraction(3), Fraction(7))
+    assert box.answer.placeholder == "2 numbers separated by commas or spaces"
     assert box.check("3, 7") and box.check("[3,7]") and "Right! Seat 1 took 7 points." in box.verdict.value
+    assert box.check("3 7") and box.check("  3   7 ") and box.check("3 and 7") and box.check("3; 7")
     assert not box.check("7, 3") and "Not quite" in box.verdict.value
-    assert not box.check("3") and "Type 2 numbers separated by commas (you typed 1)" in box.verdict.value
+    assert not box.check("3") and (
+        "Type 2 numbers separated by commas or spaces (read 1 number: 3)." in box.verdict.value
+    )
+    assert not box.check("3 7 9") and "(read 3 numbers: 3, 7, 9)" in box.verdict.value
     close = AnswerBox((Fraction(1, 3), 0), hint="")
     assert close.check("0.333, 0") and "The exact values are 1/3, 0." in close.verdict.value
     assert not close.check("0.34, 0")
+
+
+def test_a_list_of_numbers_typed_with_spaces_is_read_number_by_number():
+    """Typing ``4 16`` for two numbers reads 4 and 16 (it was once read as one answer)."""
+    box = AnswerBox([4, 16], hint="")
+    assert box.check("4 16") and box.last_right is True
+    assert box.check("4,16") and box.check("(4, 16)")
+    halves = AnswerBox([Fraction(3, 2), Fraction(1, 2)], hint="")
+    assert halves.check("1 1/2, 1/2")  # with commas a mixed number keeps its space
+    assert halves.check("3/2 1 / 2")  # spaces around a fraction's slash are not separators
+    thirds = AnswerBox([Fraction(1, 3), Fraction(1, 2)], hint="")
+    assert thirds.check("0.333 0.5") and "The exact values are 1/3, 1/2." in thirds.verdict.value
+    assert not halves.check("1.5 x") and "Could not read 'x' as a number" in halves.verdict.value
+    assert not box.check("[]") and "(read 0 numbers: nothing)" in box.verdict.value
 
 
 @pytest.mark.parametrize("truth", [None, [], ["a", 1], {"x": 1}, object()])

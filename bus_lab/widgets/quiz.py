@@ -14,8 +14,10 @@ Answers are read as a student writes them:
 * words: compared without regard to case, spaces or a leading "the"/"a" (``" More "`` is ``"more"``,
   ``"higher / lower"`` is ``"higher/lower"``, ``"the lowest"`` is ``"lowest"``); other right answers
   can be given with ``also``;
-* yes or no: a ``True``/``False`` answer is typed ``yes``, ``no``, ``true`` or ``false``;
-* several numbers (one per seat, say): typed with commas, ``3, 7`` or ``[3, 7]``, each read as above.
+* yes or no: a ``True``/``False`` answer is typed ``yes``, ``no``, ``true``, ``false``, ``y`` or ``n``
+  (any case, a full stop or exclamation mark after it is fine);
+* several numbers (one per seat, say): typed with commas or spaces, ``3, 7``, ``3 7`` or ``[3, 7]``,
+  each read as above (with commas, a number may hold a space: ``1 1/2, 3``).
 
 Example::
 
@@ -47,6 +49,10 @@ _ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
 #: A typed decimal this close to the answer (relative) is "close": the verdict says so instead of a hint.
 CLOSE = Fraction(1, 20)
 _YES_NO = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
+#: What a yes/no box asks for (its placeholder and its message after an unreadable answer).
+YES_NO_PROMPT = "yes or no (or true/false, y/n)"
+_LIST_COMMAS = re.compile(r"\s*[,;]\s*")
+_SLASH = re.compile(r"\s*/\s*")
 
 
 def _plain(x: Any) -> Any:
@@ -72,8 +78,20 @@ def _decimal_places(text: str) -> int | None:
 
 
 def _parts(text: str) -> list[str]:
-    """The numbers of a list answer as typed: ``"[3, 7]"`` or ``"3, 7"`` gives ``["3", " 7"]``."""
-    return str(text).strip().strip("[]()").split(",")
+    """The numbers of a list answer as typed, separated by commas (or semicolons) or else by spaces:
+    ``"[3, 7]"``, ``"3, 7"``, ``"3 7"`` and ``"3 and 7"`` give ``["3", "7"]``; ``"1 1/2, 3"`` gives
+    ``["1 1/2", "3"]``; ``"1 / 2 3"`` gives ``["1/2", "3"]``."""
+    body = str(text).strip().strip("[]()").strip()
+    if not body:
+        return []
+    if _LIST_COMMAS.search(body):
+        return [part for part in _LIST_COMMAS.split(body) if part]
+    return [part for part in _SLASH.sub("/", body).split() if part.casefold() not in ("and", "&")]
+
+
+def _read_as(parts: list[str]) -> str:
+    """The parts of a list answer as read, for a message: ``4, 16``."""
+    return ", ".join(parts) if parts else "nothing"
 
 
 def _is_number(x: Any) -> bool:
@@ -120,8 +138,8 @@ class AnswerBox:
         truth (Fraction | int | float | str | bool | Sequence[number]): the right answer. A number
             is compared as a number (exact, or within ``tolerance`` for a typed decimal); a string
             as a word or phrase (case and spaces ignored); a bool as yes/no
-            (``yes``/``true`` or ``no``/``false``); a list or tuple of numbers (points per seat,
-            say) number by number, typed separated by commas.
+            (``yes``/``true``/``y`` or ``no``/``false``/``n``); a list or tuple of numbers (points per
+            seat, say) number by number, typed separated by commas or spaces.
         hint (str): shown after a wrong answer (a nudge, not the answer).
         why (str): shown after a right answer (the reason); optional.
         tolerance (Fraction): how far a typed decimal may be from a numeric ``truth`` and still
@@ -171,11 +189,11 @@ class AnswerBox:
         self.last_right: bool | None = None
         if placeholder is None:
             placeholder = (
-                "yes or no"
+                YES_NO_PROMPT
                 if isinstance(truth, bool)
                 else "a word"
                 if isinstance(truth, str)
-                else "numbers separated by commas"
+                else f"{len(self.truth)} numbers separated by commas or spaces"
                 if isinstance(self.truth, tuple)
                 else "a fraction like 3/7, a decimal or a %"
             )
@@ -215,21 +233,24 @@ class AnswerBox:
 
         Raises:
             ValueError: a numeric question and ``text`` is not a number (see :func:`read_number`);
-                a yes/no question and ``text`` is not yes, no, true or false; a list question
-                and ``text`` does not hold as many numbers as the answer.
+                a yes/no question and ``text`` is not yes, no, true, false, y or n; a list question
+                and ``text`` does not hold as many numbers as the answer (the message says what
+                was read).
         """
         if isinstance(self.truth, bool):
-            word = str(text).strip().casefold()
+            word = str(text).strip().rstrip(".!").strip().casefold()
             if word not in _YES_NO:
-                raise ValueError(f"could not read {text!r} as yes or no: type yes or no")
+                raise ValueError(f"could not read {text!r} as yes or no: type {YES_NO_PROMPT}")
             return _YES_NO[word] == self.truth
         if isinstance(self.truth, str):
             return _word(text) in {_word(w) for w in (self.truth, *self.also)}
         if isinstance(self.truth, tuple):
             parts = _parts(text)
             if len(parts) != len(self.truth):
+                count = f"{len(parts)} number" + ("" if len(parts) == 1 else "s")
                 raise ValueError(
-                    f"type {len(self.truth)} numbers separated by commas (you typed {len(parts)})"
+                    f"type {len(self.truth)} numbers separated by commas or spaces "
+                    f"(read {count}: {_read_as(parts)})"
                 )
             return all(self._close(part, true) for part, true in zip(parts, self.truth))
         return any(self._close(text, Fraction(t)) for t in (self.truth, *self.also))
