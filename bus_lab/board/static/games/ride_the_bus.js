@@ -50,7 +50,7 @@ DRAWERS.ride_the_bus = (() => {
 .rtb-card.rtb-faded { background: #f0f0f0; border-style: dashed; border-color: #888; }
 .rtb-card.rtb-now { border: 3px solid #0b5cad; }
 .rtb-card.rtb-back { background: #2f5f9e; border-color: #1d3d66; color: #fff; }
-.rtb-card.rtb-back.rtb-now { outline: 3px solid #0b5cad; outline-offset: 2px; }
+.rtb-card.rtb-back.rtb-now { outline: 3px solid #0b5cad; outline-offset: 1px; }
 .rtb-card.rtb-back::after { content: ""; position: absolute; inset: 4px; border: 1px dashed #fff; border-radius: 3px; }
 .rtb-card.rtb-slot { background: #fff; border: 1px dashed #767676; color: #4a4a4a; font-size: 11px; }
 .rtb .rtb-next { width: 46px; height: 62px; font-size: 24px; font-weight: 700; background: #fff; border: 2px dashed #0b5cad; color: #0b5cad; }
@@ -66,12 +66,13 @@ DRAWERS.ride_the_bus = (() => {
 .rtb .bl-choice-slot .bl-choice { min-height: 44px; padding: 4px 10px; }
 .rtb .bl-choice-slot .bl-choice-hint { display: none; }
 .rtb .bl-choice-slot .bl-choice small { font-size: 12px; }
-.rtb-pyr { display: flex; flex-direction: column; gap: 6px; }
+.rtb-pyr { display: flex; flex-direction: column; gap: 10px; }
 .rtb-prow { display: flex; align-items: flex-end; gap: 6px; }
 .rtb-plabel { flex: 0 0 66px; font-size: 11px; color: #4a4a4a; line-height: 1.2; padding-bottom: 12px; }
 .rtb-plabel b { color: #1a1a1a; font-size: 12px; }
 .rtb-pcards { display: flex; gap: 6px; justify-content: center; flex: 0 0 auto; width: 190px; }
 .rtb-cell { display: flex; flex-direction: column; align-items: center; gap: 2px; }
+.rtb-pyr .rtb-cell { gap: 5px; }
 .rtb-cell-mark { height: 14px; font-size: 11px; font-weight: 700; color: #0b5cad; line-height: 14px; white-space: nowrap; }
 .rtb-cell-foot { height: 13px; font-size: 11px; color: #4a4a4a; line-height: 13px; white-space: nowrap; }
 .rtb-gt { display: grid; grid-template-columns: 66px 74px 74px; gap: 0 8px; align-items: end; }
