@@ -87,7 +87,7 @@ def part_line(state) -> str:
             f"{_plural(q.points, 'point')}) [{q.rule}]"
         )
     if state.part is Part.PYRAMID:
-        index = min(state.pyramid_index, 9)
+        index = state.pyramid_position()
         row = state.pyramid_row(index)
         return (
             f"Part 2 of 3 — the pyramid: card {index + 1} of 10, row {row} "

@@ -27,6 +27,22 @@ class RideTheBusGame(Game):
         mode (str): ``"classic"`` (default) or ``"gauntlet"`` (RTB-SG-*: Part 1, then 10 rides each;
             ``board``, ``row_points`` and ``bus`` must stay at their defaults).
 
+    House rules (RTB-HR-*; the defaults are the base rules, and every exact figure of
+    :mod:`.odds` follows them):
+
+        ties (str): ``"lose"`` (default) or ``"win"``: the same rank is right for higher and for
+            lower, on question 2, the bus and the gauntlet's rides (RTB-HR-TIES).
+        inside (str): ``"strict"`` (default) or ``"inclusive"``: a card matching either of the
+            first two ranks counts as inside, on question 3 and the questions bus (RTB-HR-INSIDE).
+        aces (str): ``"high"`` (default) or ``"low"``: A below 2, K highest (RTB-HR-ACES).
+        pyramid_order (str): ``"bottom_up"`` (default) or ``"top_down"``: the top card first,
+            each row keeping its points (RTB-HR-FLIP). Only on the pyramid board in classic mode:
+            the Give & Take board and the gauntlet have no pyramid, so a non-default value there is
+            refused.
+        played_cards (str): ``"leave"`` (default) or ``"stay"``: a card played in Part 2 stays in
+            its row and plays again on every later flip of its rank (RTB-HR-STAY). Only in classic
+            mode (either board): the gauntlet has no Part 2, so ``"stay"`` is refused there.
+
     Raises:
         ParameterError: unknown name or a value outside the allowed ones.
     """
@@ -42,6 +58,11 @@ class RideTheBusGame(Game):
         Param("bus", "higher_lower", "Part 3 bus", choices=("higher_lower", "questions")),
         Param("streak", 5, "hits in a row to get off the bus", bounds=(3, 7)),
         Param("mode", "classic", "classic game or solo gauntlet", choices=("classic", "gauntlet")),
+        Param("ties", "lose", "a card of the same rank on higher/lower", choices=("lose", "win")),
+        Param("inside", "strict", "a card matching the first two ranks", choices=("strict", "inclusive")),
+        Param("aces", "high", "where aces rank", choices=("high", "low")),
+        Param("pyramid_order", "bottom_up", "pyramid flip order", choices=("bottom_up", "top_down")),
+        Param("played_cards", "leave", "cards played in Part 2", choices=("leave", "stay")),
     )
 
     def _check_params(self, values: dict[str, Any]) -> None:
@@ -53,7 +74,20 @@ class RideTheBusGame(Game):
                     f"{', '.join(f'{k}={values[k]!r}' for k in clash)} does not apply in mode='gauntlet': the "
                     f"gauntlet has no Part 2 and always rides higher/lower; leave it at its default (RTB-SG-FLOW)"
                 )
+            house = [k for k in ("pyramid_order", "played_cards") if values[k] != defaults[k]]
+            if house:
+                raise ParameterError(
+                    f"{', '.join(f'{k}={values[k]!r}' for k in house)} does not apply in mode='gauntlet': the "
+                    "gauntlet has no Part 2, so no card is flipped on a pyramid or played from a row; leave it "
+                    "at its default (RTB-SG-FLOW, RTB-HR-FLIP, RTB-HR-STAY)"
+                )
             return
+        if values["board"] == "give_and_take" and values["pyramid_order"] != "bottom_up":
+            raise ParameterError(
+                f"pyramid_order={values['pyramid_order']!r} does not apply with board='give_and_take': that "
+                "board has no pyramid (its spots are played in order, RTB-GT-LAYOUT); leave it at "
+                "'bottom_up' (RTB-HR-FLIP)"
+            )
         if values["mode"] != "classic":
             return
         players = values["players"]

@@ -137,6 +137,11 @@ class OptionsView(TypedDict):
         bus (str): ``"higher_lower"`` or ``"questions"``.
         streak (int): hits in a row that end the bus (3–7).
         mode (str): ``"classic"`` or ``"gauntlet"``.
+        ties (str): ``"lose"`` or ``"win"`` (house rule RTB-HR-TIES).
+        inside (str): ``"strict"`` or ``"inclusive"`` (house rule RTB-HR-INSIDE).
+        aces (str): ``"high"`` or ``"low"`` (house rule RTB-HR-ACES).
+        pyramid_order (str): ``"bottom_up"`` or ``"top_down"`` (house rule RTB-HR-FLIP).
+        played_cards (str): ``"leave"`` or ``"stay"`` (house rule RTB-HR-STAY).
     """
 
     players: int
@@ -145,6 +150,11 @@ class OptionsView(TypedDict):
     bus: str
     streak: int
     mode: str
+    ties: str
+    inside: str
+    aces: str
+    pyramid_order: str
+    played_cards: str
 
 
 class RideTheBusView(TypedDict):
@@ -210,7 +220,7 @@ def build_view(state: RideTheBusState, seat: int | None) -> RideTheBusView:
                 "row": state.pyramid_row(i),
                 "points": state.row_points(state.pyramid_row(i)),
                 "card": None if c is None else code(c),
-                "current": in_play and state.part is Part.PYRAMID and i == state.pyramid_index,
+                "current": in_play and state.part is Part.PYRAMID and i == state.pyramid_position(),
             }
             for i, c in enumerate(state.pyramid)
         ]
