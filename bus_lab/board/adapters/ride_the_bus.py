@@ -138,7 +138,8 @@ class RideTheBusAdapter(BoardAdapter):
 
     def odds(self, state: State, moves: Sequence[Move]) -> dict[int, Fraction]:
         """Exact chance each guess is right (:func:`bus_lab.prob.ride_the_bus.guess_odds`, counting
-        every face-up card as seen; ties lose, RTB-Q2, RTB-B-GUESS); ``{}`` at a give."""
+        every face-up card as seen; ties lose, RTB-Q2, RTB-B-GUESS, unless the table's house rules
+        say otherwise: RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES); ``{}`` at a give."""
         if not any(isinstance(m, Guess) for m in moves):
             return {}
         from bus_lab.prob.ride_the_bus import guess_odds
