@@ -75,15 +75,25 @@ def guess_states(params: dict, seeds=range(4)):
 
 
 # -- options and refusals ----------------------------------------------------------------------
-def test_defaults_are_the_base_rules():
-    params = load_game("ride_the_bus").params
-    assert {k: params[k] for k in ("ties", "inside", "aces", "pyramid_order", "played_cards")} == {
+def test_defaults_are_the_base_rules_and_leave_params_and_records_as_before():
+    """The five house rules default to the base rules; at those values they stay out of
+    ``game.params`` (and so out of saved records and ``view()["options"]``)."""
+    game = load_game("ride_the_bus")
+    assert game.house_rules() == {
         "ties": "lose",
         "inside": "strict",
         "aces": "high",
         "pyramid_order": "bottom_up",
         "played_cards": "leave",
     }
+    assert list(game.params) == ["players", "board", "row_points", "bus", "streak", "mode"]
+    assert load_game("ride_the_bus", ties="lose", aces="high") == game
+    house = load_game("ride_the_bus", aces="low", played_cards="stay")
+    assert house.params["aces"] == "low" and "ties" not in house.params and house.params["ties"] == "lose"
+    assert house.new_initial_state().view()["options"] == house.params
+    assert eval(repr(house), {"load_game": load_game}) == house
+    restored = Session.from_json(Session(house, seed=3).to_json())
+    assert restored.game == house and restored.game.house_rules()["played_cards"] == "stay"
     state = new_state(2)
     assert not [e for e in state.events() if e.rule.startswith("RTB-HR-")]
 
@@ -568,3 +578,82 @@ def test_default_games_are_unchanged_by_the_new_options():
     spelled.run_to_end()
     assert plain.state.history() == spelled.state.history()
     assert [e.text for e in plain.state.events()] == [e.text for e in spelled.state.events()]
+
+
+# -- the widget's "Table settings" panel --------------------------------------------------------
+def _odds_text(p: Fraction) -> str:
+    from decimal import ROUND_HALF_UP, Decimal
+
+    percent = (Decimal(p.numerator) * 100 / Decimal(p.denominator)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+    return {0: "0 (impossible)", 1: "1 (certain)"}.get(p, f"{p.numerator}/{p.denominator} ({percent}%)")
+
+
+def test_widget_panel_sets_the_house_rules_and_plays_with_their_odds():
+    """RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES, RTB-HR-FLIP, RTB-HR-STAY from the panel: the new
+    table plays to the end, and every answer on the board shows the plainly counted odds."""
+    from bus_lab.widgets import RideTheBusWidget
+
+    w = RideTheBusWidget(players=3, humans=(0,), seed=5)
+    for name in ("ties", "inside", "aces", "pyramid_order", "played_cards"):
+        control = w.settings[name]
+        assert control.description and "RTB-HR-" in control.tooltip and not control.disabled
+    w.settings["ties"].value = "win"
+    w.settings["inside"].value = "inclusive"
+    w.settings["aces"].value = "low"
+    w.settings["pyramid_order"].value = "top_down"
+    w.settings["played_cards"].value = "stay"
+    w.deal_button.click()
+    assert w.last_error is None, w.message_text
+    house = {"ties": "win", "inside": "inclusive", "aces": "low"}
+    assert w.session.game.house_rules() == {**house, "pyramid_order": "top_down", "played_cards": "stay"}
+    assert (
+        "house rules: ties win, inclusive inside, aces low, pyramid top down, played cards stay"
+        in (w.frame["heading"])
+    )
+    rng = random.Random(4)
+    checked = steps = 0
+    while not w.session.state.is_terminal():
+        assert steps < 3000
+        state = w.session.state
+        legal = w.frame["moves"]
+        if legal:
+            if state.is_guess(state.legal_actions()[0]) and state.draw:
+                against = (
+                    [code(c) for c in state.rows[state.q_seat]]
+                    if state.part == "questions"
+                    else [code(state.card_to_beat)]
+                )
+                draw = [code(c) for c in state.draw]
+                for m in legal:
+                    right = sum(plain_right(m["label"], c, against, **house) for c in draw)
+                    assert m["odds"] == _odds_text(Fraction(right, len(draw))), m["label"]
+                    checked += 1
+            w.play(rng.choice(legal)["action"])
+        else:
+            w.step()
+        assert w.last_error is None, w.message_text
+        steps += 1
+    assert checked >= 8  # seat 0's four questions, two answers each, at least
+    assert any(e.rule == "RTB-HR-STAY" for e in w.session.state.events())
+
+
+def test_widget_panel_turns_off_house_rules_that_do_not_apply():
+    """RTB-HR-FLIP has no pyramid on the Give & Take board; RTB-HR-FLIP and RTB-HR-STAY have no
+    Part 2 in the gauntlet (RTB-SG-FLOW): those controls go back to the standard rule, disabled."""
+    from bus_lab.widgets import RideTheBusWidget
+
+    w = RideTheBusWidget(players=2, humans=(), seed=1)
+    w.settings["pyramid_order"].value = "top_down"
+    w.settings["played_cards"].value = "stay"
+    w.settings["board"].value = "give_and_take"
+    assert w.settings["pyramid_order"].value == "bottom_up" and w.settings["pyramid_order"].disabled
+    assert "RTB-HR-FLIP" in w.settings["pyramid_order"].tooltip and not w.settings["played_cards"].disabled
+    w.deal_button.click()
+    assert w.last_error is None and w.session.game.params["played_cards"] == "stay"
+    w.settings["mode"].value = "gauntlet"
+    assert w.settings["played_cards"].value == "leave" and w.settings["played_cards"].disabled
+    w.settings["ties"].value = "win"  # applies to the rides
+    w.deal_button.click()
+    assert w.last_error is None and w.session.game.house_rules()["ties"] == "win"
+    w.settings["mode"].value = "classic"  # the classic choices come back
+    assert w.settings["played_cards"].value == "stay" and w.settings["board"].value == "give_and_take"

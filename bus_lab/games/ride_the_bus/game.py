@@ -14,6 +14,17 @@ from bus_lab.engine.core import Game, Param
 from bus_lab.engine.errors import InputTypeError, ParameterError
 
 
+class _Params(dict):
+    """The game's params: a house rule at its standard value is not stored (so it is not saved,
+    compared or shown), but reading it gives that standard value (``params["ties"] == "lose"``)."""
+
+    def __missing__(self, key: str) -> Any:
+        for p in RideTheBusGame.PARAMS:
+            if p.name == key and key in RideTheBusGame.HOUSE_RULES:
+                return p.default
+        raise KeyError(key)
+
+
 class RideTheBusGame(Game):
     """Ride the Bus with its table settings.
 
@@ -43,6 +54,10 @@ class RideTheBusGame(Game):
             its row and plays again on every later flip of its rank (RTB-HR-STAY). Only in classic
             mode (either board): the gauntlet has no Part 2, so ``"stay"`` is refused there.
 
+    A house rule at its standard value is not stored in :attr:`params` (so ``load_game("ride_the_bus")``
+    has the same params, equality, ``repr`` and saved records as before these options existed), but
+    ``params["ties"]`` still reads ``"lose"``; :meth:`house_rules` gives all five.
+
     Raises:
         ParameterError: unknown name or a value outside the allowed ones.
     """
@@ -64,6 +79,21 @@ class RideTheBusGame(Game):
         Param("pyramid_order", "bottom_up", "pyramid flip order", choices=("bottom_up", "top_down")),
         Param("played_cards", "leave", "cards played in Part 2", choices=("leave", "stay")),
     )
+
+    #: The house rules (RTB-HR-*), by option name.
+    HOUSE_RULES = ("ties", "inside", "aces", "pyramid_order", "played_cards")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        defaults = {p.name: p.default for p in self.PARAMS}
+        kept = {k: v for k, v in self.params.items() if k not in self.HOUSE_RULES or v != defaults[k]}
+        self.params = _Params(kept)
+
+    def house_rules(self) -> dict[str, str]:
+        """All five house rules in force, standard ones included, e.g. ``{"ties": "lose", "inside":
+        "strict", "aces": "high", "pyramid_order": "bottom_up", "played_cards": "leave"}``."""
+        defaults = {p.name: p.default for p in self.PARAMS}
+        return {name: self.params.get(name, defaults[name]) for name in self.HOUSE_RULES}
 
     def _check_params(self, values: dict[str, Any]) -> None:
         if values["mode"] == "gauntlet":

@@ -127,7 +127,18 @@ class GauntletView(TypedDict):
     best: list[int]
 
 
-class OptionsView(TypedDict):
+class _TableOptions(TypedDict):
+    """The settings every table has (the required keys of :class:`OptionsView`)."""
+
+    players: int
+    board: str
+    row_points: str
+    bus: str
+    streak: int
+    mode: str
+
+
+class OptionsView(_TableOptions, total=False):
     """The table settings, as ``load_game`` takes them (see ``RideTheBusGame``).
 
     Keys:
@@ -137,19 +148,17 @@ class OptionsView(TypedDict):
         bus (str): ``"higher_lower"`` or ``"questions"``.
         streak (int): hits in a row that end the bus (3–7).
         mode (str): ``"classic"`` or ``"gauntlet"``.
-        ties (str): ``"lose"`` or ``"win"`` (house rule RTB-HR-TIES).
-        inside (str): ``"strict"`` or ``"inclusive"`` (house rule RTB-HR-INSIDE).
-        aces (str): ``"high"`` or ``"low"`` (house rule RTB-HR-ACES).
-        pyramid_order (str): ``"bottom_up"`` or ``"top_down"`` (house rule RTB-HR-FLIP).
-        played_cards (str): ``"leave"`` or ``"stay"`` (house rule RTB-HR-STAY).
+
+    The house rules, each present only when the table plays it other than the standard way (as in
+    ``game.params``; ``game.house_rules()`` gives all five):
+
+        ties (str): ``"win"`` (house rule RTB-HR-TIES; standard ``"lose"``).
+        inside (str): ``"inclusive"`` (house rule RTB-HR-INSIDE; standard ``"strict"``).
+        aces (str): ``"low"`` (house rule RTB-HR-ACES; standard ``"high"``).
+        pyramid_order (str): ``"top_down"`` (house rule RTB-HR-FLIP; standard ``"bottom_up"``).
+        played_cards (str): ``"stay"`` (house rule RTB-HR-STAY; standard ``"leave"``).
     """
 
-    players: int
-    board: str
-    row_points: str
-    bus: str
-    streak: int
-    mode: str
     ties: str
     inside: str
     aces: str
