@@ -209,6 +209,9 @@ def test_rtb_hr_flip_top_down_flips_the_top_card_first_at_its_row_points():
     """RTB-HR-FLIP: the first flip is position 9 (row 4, 4 points per card), then 7, 8 (row 3)."""
     state = _two_rows({"pyramid_order": "top_down"})
     assert state.status() == "Flip pyramid card 10 of 10 (row 4)."
+    from bus_lab.board.adapters.ride_the_bus import part_line
+
+    assert part_line(state).endswith("[RTB-P-FLIP], flip 1 of 10, top card first [RTB-HR-FLIP]")
     start = len(state.events())
     deal(state, "2H")
     flip = events_since(state, start, "RTB-P-FLIP")[0]

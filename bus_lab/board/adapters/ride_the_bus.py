@@ -89,9 +89,12 @@ def part_line(state) -> str:
     if state.part is Part.PYRAMID:
         index = state.pyramid_position()
         row = state.pyramid_row(index)
+        order = ""
+        if state.flip_order[0] != 0:  # RTB-HR-FLIP: the top card first
+            order = f", flip {min(state.pyramid_index, 9) + 1} of 10, top card first [RTB-HR-FLIP]"
         return (
             f"Part 2 of 3 — the pyramid: card {index + 1} of 10, row {row} "
-            f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]"
+            f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]{order}"
         )
     if state.part is Part.GIVE_AND_TAKE:
         index = min(state.spot_index, 7)
