@@ -660,3 +660,48 @@ def test_widget_panel_turns_off_house_rules_that_do_not_apply():
     assert w.last_error is None and w.session.game.house_rules()["ties"] == "win"
     w.settings["mode"].value = "classic"  # the classic choices come back
     assert w.settings["played_cards"].value == "stay" and w.settings["board"].value == "give_and_take"
+
+
+# -- a seat at a table ------------------------------------------------------------------------------
+def test_table_question_two_with_ties_winning_counts_every_deal():
+    """RTB-HR-TIES at a table of two, seat 0: before question 2 it has seen its own first card and
+    seat 1's first card; the best guess is counted over the 50 unseen cards, for every such deal."""
+    total = Fraction(0)
+    for own, other in permutations(DECK, 2):
+        unseen = [c for c in DECK if c not in (own, other)]
+        best = max(sum(plain_right(g, c, [own], ties="win") for c in unseen) for g in ("higher", "lower"))
+        total += Fraction(best, 50)
+    expected = total / (52 * 51)
+    assert part1_odds.table_question_right_chances(2, 0, ties="win")[2] == expected
+
+
+def test_table_question_three_inclusive_counts_every_deal_of_ranks():
+    """RTB-HR-INSIDE at a table of two, seat 0: before question 3 it has seen its two cards and
+    seat 1's two; suits do not matter here, so the deals are counted by rank, each weighted by the
+    ways of dealing those ranks from one deck."""
+    total = Fraction(0)
+    for a, b, x, y in product(range(13), repeat=4):
+        left = [4] * 13
+        ways = 1
+        for r in (a, b, x, y):
+            ways *= left[r]
+            left[r] -= 1
+        if not ways:
+            continue
+        lo, hi = min(a, b), max(a, b)
+        n_in = sum(left[r] for r in range(13) if lo <= r <= hi)
+        n_out = sum(left[r] for r in range(13) if r < lo or r > hi)
+        total += ways * Fraction(max(n_in, n_out), 48)
+    expected = total / (52 * 51 * 50 * 49)
+    assert part1_odds.table_question_right_chances(2, 0, inside="inclusive")[3] == expected
+
+
+def test_seat_expectations_follow_the_house_rules_exactly_and_refuse_to_simulate_them():
+    """RTB-HR-TIES: the exact parts follow the house rule; the table simulation plays the base rules
+    only, so it is refused rather than mixed in."""
+    lone = part1_odds.seat_expectations(1, 0, ties="win")
+    assert lone.question_right == part1_odds.question_right_chances(ties="win") and lone.exact
+    table = part1_odds.seat_expectations(3, 1, n=0, ties="win")
+    assert table.question_right == part1_odds.table_question_right_chances(3, 1, ties="win")
+    with pytest.raises(ValueError, match="base rules only"):
+        part1_odds.seat_expectations(3, 1, n=100, ties="win")

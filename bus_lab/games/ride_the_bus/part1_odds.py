@@ -18,8 +18,9 @@ House rules (keywords ``ties``, ``inside``, ``aces`` of the lone-player function
 of the same names): ``ties="win"`` makes the same rank right for both "higher" and "lower"
 (RTB-HR-TIES); ``inside="inclusive"`` makes a card matching either of the first two ranks count as
 inside (with a pair, inside wins only on that rank) (RTB-HR-INSIDE); ``aces="low"`` puts A below 2
-(RTB-HR-ACES). The table functions (:func:`table_question_right_chances`, :func:`seat_expectations`,
-:func:`simulate_part1`, :func:`simulate_seat`) compute under the base rules only.
+(RTB-HR-ACES). :func:`table_question_right_chances` and the exact figures of
+:func:`seat_expectations` follow them too; the simulations (:func:`simulate_part1`,
+:func:`simulate_seat`) play the base rules only.
 
 Policies (how the guesser picks):
 
@@ -162,6 +163,8 @@ HOUSE_CHOICES = {"ties": ("lose", "win"), "inside": ("strict", "inclusive"), "ac
 
 def _check_house(**rules: str) -> None:
     for name, value in rules.items():
+        if name not in HOUSE_CHOICES:
+            raise ValueError(f"{name!r} is not a house rule here: use ties, inside or aces")
         if value not in HOUSE_CHOICES[name]:
             raise ValueError(
                 f"{name}={value!r}: use one of {', '.join(repr(c) for c in HOUSE_CHOICES[name])}"
@@ -514,7 +517,9 @@ def _best_after_reveals(sizes: tuple[int, ...], guesses: int, m: int) -> Fractio
     return Fraction(numerator, math.comb(total, m) * (total - m))
 
 
-def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]:
+def table_question_right_chances(
+    players: int, seat: int, *, ties: str = "lose", inside: str = "strict", aces: str = "high"
+) -> dict[int, Fraction]:
     """Exact chance that seat ``seat`` answers each question right when it counts every card it sees.
 
     The seat guesses best odds (``"best_odds"``) using its own row and every card already dealt into the
@@ -524,9 +529,15 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
     the chance is an average over a multivariate hypergeometric draw of the unseen counts
     (colours for Q1; higher/lower/tie for Q2; inside/outside/tie for Q3; suits for Q4). Ties lose.
 
+    House rules: with ``ties="win"`` (RTB-HR-TIES) the unseen cards of the first card's rank count
+    for both guesses, so the best guess gains their expected share, 3/51 whatever was revealed;
+    with ``inside="inclusive"`` (RTB-HR-INSIDE) the tie class joins "inside"; ``aces="low"``
+    (RTB-HR-ACES) only relabels the ranks and changes nothing.
+
     Args:
         players (int): players at the table, 1–8.
         seat (int): the seat, 0 … players - 1.
+        ties, inside, aces (str): the house rules (see the module docstring).
 
     Returns:
         ``{1: Fraction, 2: …, 3: …, 4: …}``. With ``players=1`` these equal
@@ -536,12 +547,15 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
         ValueError: ``players`` or ``seat`` out of range.
     """
     _check_table(players, seat)
+    _check_house(ties=ties, inside=inside, aces=aces)
     m = [_seen_before(players, seat, k) for k in (1, 2, 3, 4)]
     q1 = _best_after_reveals((26, 26), 2, m[0])
     q2 = sum(
         (Fraction(1, 13) * _best_after_reveals((4 * (12 - r), 4 * r, 3), 2, m[1]) for r in range(13)),
         Fraction(0),
     )
+    if ties == "win":  # max(higher + t, lower + t) = max(higher, lower) + t; E[t] / cards left = 3/51
+        q2 += Fraction(3, 51)
     q3 = Fraction(0)
     for r1, r2 in product(range(13), repeat=2):
         lo, hi = min(r1, r2), max(r1, r2)
@@ -550,6 +564,8 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
         else:
             chance = Fraction(1, 13) * Fraction(4, 51)
             sizes = (4 * (hi - lo - 1), 4 * lo + 4 * (12 - hi), 6)
+        if inside == "inclusive":  # RTB-HR-INSIDE: the cards of the two ranks count as inside
+            sizes = (sizes[0] + sizes[2], sizes[1])
         q3 += chance * _best_after_reveals(sizes, 2, m[2])
     deals = math.comb(52, 3)  # the suits of your three cards: three of one suit, 2 + 1, or 1 + 1 + 1
     q4 = (
@@ -603,6 +619,7 @@ def seat_expectations(
     n: int = 200_000,
     seed: int = 0,
     progress: bool = False,
+    **house: str,
 ) -> SeatExpectations:
     """Chance of four right answers and expected own wrong-guess points for one seat at a table.
 
@@ -619,6 +636,10 @@ def seat_expectations(
             the simulation (``all_four_right`` is then ``None`` when it is not exact).
         seed (int): seed of that simulation.
         progress (bool): show a progress bar while simulating.
+        **house: the house rules ``ties``, ``inside``, ``aces`` (RTB-HR-TIES, RTB-HR-INSIDE,
+            RTB-HR-ACES): the exact figures follow them; the simulation follows the base rules only,
+            so with a house rule in force a table's ``"best_odds"`` figure needs ``n=0``
+            (``all_four_right`` is then ``None``).
 
     Returns:
         a :class:`SeatExpectations`. **Exact** (Fractions): each question's chance and the
@@ -636,21 +657,27 @@ def seat_expectations(
     _check_table(players, seat)
     policy = _check_policy(policy, TABLE_POLICIES)
     lone_policy = "random" if policy == "random" else "best_odds"
+    _check_house(**house)
     if policy != "best_odds" or players == 1:
-        chances = question_right_chances(lone_policy)
+        chances = question_right_chances(lone_policy, **house)
         return SeatExpectations(
             players,
             seat,
             policy,
             chances,
-            expected_part1_points(lone_policy),
-            all_four_right(lone_policy),
+            expected_part1_points(lone_policy, **house),
+            all_four_right(lone_policy, **house),
             True,
         )
-    chances = table_question_right_chances(players, seat)
+    chances = table_question_right_chances(players, seat, **house)
     expected = sum((POINTS[k - 1] * (1 - p) for k, p in chances.items()), Fraction(0))
     if n == 0:
         return SeatExpectations(players, seat, policy, chances, expected, None, False)
+    if any(house.get(k, v) != v for k, v in (("ties", "lose"), ("inside", "strict"), ("aces", "high"))):
+        raise ValueError(
+            "the table simulation follows the base rules only: with house rules, pass n=0 for the exact "
+            "figures (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES)"
+        )
     sim = simulate_seat(n, seed, players=players, seat=seat, policy=policy, progress=progress)
     return SeatExpectations(
         players, seat, policy, chances, expected, sim["all_four_right"], False, sim["expected_points"]
