@@ -705,3 +705,18 @@ def test_seat_expectations_follow_the_house_rules_exactly_and_refuse_to_simulate
     assert table.question_right == part1_odds.table_question_right_chances(3, 1, ties="win")
     with pytest.raises(ValueError, match="base rules only"):
         part1_odds.seat_expectations(3, 1, n=100, ties="win")
+
+
+def test_pyramid_odds_with_both_pyramid_house_rules_against_seeded_engine_playouts():
+    """RTB-HR-FLIP and RTB-HR-STAY together, a multi-step figure: the expected points and no-match
+    flips of a whole pyramid from fixed rows, against 1,000 seeded playouts on the engine itself.
+    Each estimate's standard error comes from its own sample (about 0.1 points); 4 standard errors
+    leave a false alarm chance below 1 in 15,000 per figure."""
+    rows = [["2C", "5D", "9H", "KS"], ["2D", "7C", "JH", "AS"], ["3C", "3D", "TH", "QS"]]
+    house = {"pyramid_order": "top_down", "played_cards": "stay"}
+    exact = pyramid_odds.pyramid_odds(rows, **house)
+    measured = pyramid_odds.engine_playouts(rows, n=1_000, seed=11, **house)
+    for name, value in (("points", exact.expected_points), ("no_match", exact.expected_no_match)):
+        estimate = measured[name]
+        assert abs(estimate.mean - float(value)) < 4 * estimate.stderr, (name, estimate, float(value))
+    assert measured["rider_cards=4"].mean == 1.0 == exact.rider_cards[4]  # RTB-HR-STAY: rows keep 4

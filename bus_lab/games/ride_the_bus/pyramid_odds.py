@@ -795,6 +795,8 @@ def engine_playouts(
     seed: int = 0,
     row_points: str = "escalating",
     progress: bool = False,
+    pyramid_order: str = "bottom_up",
+    played_cards: str = "leave",
 ) -> dict[str, Any]:
     """Pyramid figures measured on the step-through engine (slow; a check of everything above).
 
@@ -811,6 +813,9 @@ def engine_playouts(
         seed (int): master seed.
         row_points (str): ``"escalating"`` or ``"flat"``.
         progress (bool): show a progress bar.
+        pyramid_order (str): ``"bottom_up"`` (default) or ``"top_down"`` (RTB-HR-FLIP); the
+            no-match figures are by flip, in flip order.
+        played_cards (str): ``"leave"`` (default) or ``"stay"`` (RTB-HR-STAY).
 
     Returns:
         ``{figure: Estimate}`` for every name in :data:`FIGURES`.
@@ -826,8 +831,16 @@ def engine_playouts(
     if any(len(r) != ROW_SIZE for r in parsed):
         raise ValueError("engine playouts need rows of exactly 4 cards (the rows after Part 1)")
     _check_run(n, seed)
-    weights = row_weights(row_points)
-    game = load_game("ride_the_bus", players=len(parsed), row_points=row_points)
+    row_weights(row_points, pyramid_order)  # checks both
+    _check_played(played_cards)
+    game = load_game(
+        "ride_the_bus",
+        players=len(parsed),
+        row_points=row_points,
+        pyramid_order=pyramid_order,
+        played_cards=played_cards,
+    )
+    positions = game.new_initial_state().flip_order  # pyramid positions in flip order
     deck = [C.card_code(parsed[s][k]) for k in range(ROW_SIZE) for s in range(len(parsed))]
     acc = Moments(FIGURES)
 
@@ -847,13 +860,14 @@ def engine_playouts(
         by_row = [0] * 4
         no_match = [0] * FLIPS
         played = 0
-        index = -1
+        index = row = -1
         for event in state.events():
             if event.rule == "RTB-P-FLIP":
-                index = event.data["index"]
+                index = positions.index(event.data["index"])  # the flip's number
+                row = event.data["row"]
             elif event.rule == "RTB-P-MATCH":
                 played += len(event.data["cards"])
-                by_row[FLIP_ROWS[index] - 1] += len(event.data["cards"]) * weights[index]
+                by_row[row - 1] += len(event.data["cards"]) * (1 if row_points == "flat" else row)
             elif event.rule == "RTB-P-NOMATCH":
                 no_match[index] = 1
         for k in range(4):
