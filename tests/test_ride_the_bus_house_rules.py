@@ -720,3 +720,50 @@ def test_pyramid_odds_with_both_pyramid_house_rules_against_seeded_engine_playou
         estimate = measured[name]
         assert abs(estimate.mean - float(value)) < 4 * estimate.stderr, (name, estimate, float(value))
     assert measured["rider_cards=4"].mean == 1.0 == exact.rider_cards[4]  # RTB-HR-STAY: rows keep 4
+
+
+def plain_finite_off(counts: list[int], r: int, s: int, k: int, streak: int, ties: str) -> Fraction:
+    """P(reach ``streak`` within ``k`` more calls) from a card of rank ``r`` to beat and the draw
+    pile's rank ``counts``; the rider calls the side with more cards of the pile (equal: either,
+    half each); with ``ties="win"`` a card of the same rank is a hit (RTB-HR-TIES)."""
+    if s == streak:
+        return Fraction(1)
+    if k == 0:
+        return Fraction(0)
+    total = sum(counts)
+    above, below = sum(counts[r + 1 :]), sum(counts[:r])
+    sides = [True] if above > below else [False] if below > above else [True, False]
+    value = Fraction(0)
+    for higher in sides:
+        for r2, c in enumerate(counts):
+            if not c:
+                continue
+            if r2 == r:
+                hit = ties == "win"
+            else:
+                hit = r2 > r if higher else r2 < r
+            left = counts[:r2] + [c - 1] + counts[r2 + 1 :]
+            value += Fraction(c, total) * plain_finite_off(left, r2, s + 1 if hit else 0, k - 1, streak, ties)
+    return value / len(sides)
+
+
+@pytest.mark.parametrize("ties", ["lose", "win"])
+def test_finite_deck_bus_off_chance_follows_ties(ties):
+    """RTB-HR-TIES on the real deck (no replacement): 2 in a row within 3 calls from a fresh deck."""
+    total = Fraction(0)
+    for r in range(13):
+        counts = [4] * 13
+        counts[r] -= 1
+        total += Fraction(4, 52) * plain_finite_off(counts, r, 0, 3, 2, ties)
+    assert bus_odds.bus_off_chance(2, 3, replacement=False, ties=ties) == total
+
+
+def test_bus_and_gauntlet_simulations_follow_ties():
+    """RTB-HR-TIES in the seeded simulations, against the exact chains (with replacement): within 4
+    standard errors (each estimate's own)."""
+    bus = bus_odds.simulate_bus(40_000, seed=5, replacement=True, ties="win")
+    exact = float(bus_odds.bus_off_chance(ties="win"))
+    assert abs(bus.off.mean - exact) < 4 * bus.off.stderr
+    ride = bus_odds.simulate_gauntlet(40_000, streak=3, rides=2, seed=5, replacement=True, ties="win")
+    exact = float(bus_odds.gauntlet_win_chance(3, 2, ties="win"))
+    assert abs(ride.win.mean - exact) < 4 * ride.win.stderr

@@ -51,7 +51,8 @@ lower was called (RTB-HR-TIES; on the bus, the questions bus's Q2 and the gauntl
 every figure here starts from a uniformly random card, and moving A to the bottom only relabels
 the 13 equally likely ranks, so ``aces`` never changes a figure here (it is accepted so that a
 table's options can be passed as they are; the tests check this against a plain count). The
-finite-deck exact figure and the simulations follow the base rules only.
+finite-deck exact figure and the higher/lower simulations (:func:`simulate_bus`,
+:func:`simulate_gauntlet`) take ``ties`` too; the questions-bus simulation plays the base rules only.
 
 Units: probabilities are exact fractions (:class:`~fractions.Fraction`) in [0, 1]; guesses are
 counted in calls made after the first card; points are the bus's points, one per miss
@@ -261,11 +262,7 @@ def bus_off_chance(
     if not replacement:
         if policy != "best_odds":
             raise ParameterError("policy='optimal' is computed with replacement only: use replacement=True")
-        if ties != "lose":
-            raise ParameterError(
-                "replacement=False follows the base rules only (ties lose): use replacement=True"
-            )
-        return _finite_hl_off(streak, max_guesses)
+        return _finite_hl_off(streak, max_guesses, ties)
     off, _ = _hl_chain(streak, max_guesses, policy, ties)
     return Fraction(off[max_guesses], _RANKS ** (max_guesses + 1))
 
@@ -346,7 +343,7 @@ def expected_bus_points(streak: int = 5, max_guesses: int = MAX_GUESSES, **house
 # the higher/lower bus without replacement, exact for the shortest rides
 # ---------------------------------------------------------------------------------------------
 @lru_cache(maxsize=32)
-def _finite_hl_off(streak: int, max_guesses: int) -> Fraction:
+def _finite_hl_off(streak: int, max_guesses: int, ties: str = "lose") -> Fraction:
     """Exact chance to get off within ``max_guesses`` on a fresh 52-card deck, no replacement.
 
     Memoised on (rank counts of the draw pile, rank to beat, streak, guesses left), with a rank
@@ -382,7 +379,7 @@ def _finite_hl_off(streak: int, max_guesses: int) -> Fraction:
                 c = counts[r2]
                 if not c:
                     continue
-                hit = r2 > r if higher else r2 < r
+                hit = _hit(higher, r2, r, ties)
                 if hit and s + 1 == streak:
                     acc += c * done
                     continue
@@ -868,8 +865,10 @@ def _hl_batch(
     rides: int | None,
     piles_args: tuple,
     trace: bool = False,
+    ties: str = "lose",
 ) -> dict[str, np.ndarray]:
-    """Play ``size`` higher/lower buses (``rides is None``) or solo gauntlets in lock step.
+    """Play ``size`` higher/lower buses (``rides is None``) or solo gauntlets in lock step
+    (``ties="win"``: a card of the same rank is a hit, RTB-HR-TIES).
 
     Returns arrays per game: ``off`` (got off / won), ``guesses``, ``points`` (misses),
     ``ride`` (gauntlet: rides used, the winning ride counted), ``reshuffles``; with ``trace``
@@ -907,7 +906,8 @@ def _hl_batch(
         higher = _choose(rng, above, below)  # RTB-B-GUESS: best odds, equal counts split by a coin
         card = piles.draw()
         r2 = card >> 2
-        hit = np.where(higher, r2 > r, r2 < r)  # a tie in rank is a miss
+        # a tie in rank is a miss, or a hit under RTB-HR-TIES
+        hit = np.where(r2 == r, ties == "win", np.where(higher, r2 > r, r2 < r))
         piles.to_discard(c["beat"])  # RTB-DISCARD: the old card to beat is no longer needed
         c["beat"] = card
         c["guesses"] += 1
@@ -1161,6 +1161,7 @@ def simulate_bus(
     random_discard: int = 0,
     replacement: bool = False,
     batch: int = 100_000,
+    ties: str = "lose",
 ) -> BusSimulation:
     """Simulate ``n`` higher/lower buses on the real finite deck (vectorised numpy).
 
@@ -1192,6 +1193,8 @@ def simulate_bus(
         progress (bool): show a progress bar. batch (int): buses per vectorised batch.
         replacement (bool): draw each card uniformly from all 52, independently (the model of
             :func:`bus_off_chance`); then ``cards_out`` etc. must be empty.
+        ties (str): ``"lose"`` (default) or ``"win"`` (RTB-HR-TIES: a card of the same rank is a
+            hit).
 
     Returns:
         BusSimulation: estimates of the chance to get off, mean guesses, mean points, the chance
@@ -1202,10 +1205,11 @@ def simulate_bus(
             play, ...).
     """
     streak, max_guesses = _check_streak(streak), _check_guesses(max_guesses)
+    ties, _ = _check_house(ties=ties)
     args = _piles_args(cards_out, discard, random_out, random_discard, replacement, 2)
 
     def play(rng, size):
-        return _hl_batch(rng, size, streak, max_guesses, None, args)
+        return _hl_batch(rng, size, streak, max_guesses, None, args, ties=ties)
 
     sums, counts = _run_batches(
         n,
@@ -1297,6 +1301,7 @@ def simulate_gauntlet(
     random_out: int | None = None,
     replacement: bool = False,
     batch: int = 100_000,
+    ties: str = "lose",
 ) -> GauntletSimulation:
     """Simulate ``n`` solo gauntlets of a lone rider on the real finite deck (vectorised numpy).
 
@@ -1314,6 +1319,7 @@ def simulate_gauntlet(
     Args:
         n (int): gauntlets, at least 2. streak (int): the target (game: 3–7). rides (int): 1–100
             (game: 10). seed (int). progress (bool). batch (int): gauntlets per numpy batch.
+        ties (str): ``"lose"`` (default) or ``"win"`` (RTB-HR-TIES: a card of the same rank is a hit).
 
     Returns:
         GauntletSimulation: the win chance, mean guesses, reshuffle chance, wins by ride.
@@ -1322,13 +1328,14 @@ def simulate_gauntlet(
         ParameterError: bad arguments.
     """
     streak, rides = _check_streak(streak), _check_rides(rides)
+    ties, _ = _check_house(ties=ties)
     cards_out = _card_list(cards_out, "cards_out")
     if random_out is None:
         random_out = 0 if replacement or cards_out else 4
     args = _piles_args(cards_out, (), random_out, 0, replacement, 2)
 
     def play(rng, size):
-        return _hl_batch(rng, size, streak, None, rides, args)
+        return _hl_batch(rng, size, streak, None, rides, args, ties=ties)
 
     sums, counts = _run_batches(
         n,
