@@ -177,12 +177,13 @@ class RideTheBusState(State):
         self.board: str = p["board"]
         self.bus_kind: str = p["bus"]
         self.gauntlet: bool = p["mode"] == "gauntlet"
+        house = game.house_rules()
         #: The house rules that decide a guess (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES).
-        self.judge_rules: dict[str, str] = {k: p.get(k, v) for k, v in JUDGE_DEFAULTS.items()}
+        self.judge_rules: dict[str, str] = {k: house[k] for k in JUDGE_DEFAULTS}
         #: Pyramid positions in flip order (RTB-P-FLIP, RTB-HR-FLIP).
-        self.flip_order: tuple[int, ...] = PYRAMID_ORDERS[p.get("pyramid_order", "bottom_up")]
+        self.flip_order: tuple[int, ...] = PYRAMID_ORDERS[house["pyramid_order"]]
         #: RTB-HR-STAY: played cards stay in their row.
-        self.cards_stay: bool = p.get("played_cards", "leave") == "stay"
+        self.cards_stay: bool = house["played_cards"] == "stay"
         n = self.num_players
         self.draw: set[int] = set(C.DECK)
         self.discard: list[int] = []
@@ -217,12 +218,10 @@ class RideTheBusState(State):
             self._log("RTB-SETUP-DECK")
         self._log("RTB-SETUP-PLAYERS", players=n)
         self._log("RTB-SCORE-LOW")
-        for option, rule in HOUSE_RULE_IDS.items():
-            default = JUDGE_DEFAULTS.get(
-                option, {"pyramid_order": "bottom_up", "played_cards": "leave"}.get(option)
-            )
-            if p.get(option, default) != default:
-                self._log(rule, option=option, setting=p[option])
+        standard = {q.name: q.default for q in game.PARAMS}
+        for option, rule in HOUSE_RULE_IDS.items():  # each house rule in force, said once
+            if house[option] != standard[option]:
+                self._log(rule, option=option, setting=house[option])
 
     # -- protocol ------------------------------------------------------------------------
     def phase(self) -> RideTheBusPhase | None:
