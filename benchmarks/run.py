@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """bus_lab benchmarks: print how fast the engine, widgets, exact odds and simulations are.
 
-Run with ``python3 tasks.py bench`` (or ``.venv/bin/python benchmarks/run.py``). Each figure is
-the median of ``--repeat`` runs; where two figures compute the same thing two ways (engine vs
-vectorised path, exact vs simulated, one core vs a process pool) the ratio from the same run is
-printed. The ``board`` section (benchmarks/board.py) starts JupyterLab and plays the board in
-headless Chromium (``--skip-board`` leaves it out). The ``interop`` section (benchmarks/interop.py)
-plays random games through OpenSpiel and PettingZoo against the bare engine. The ``notebooks`` section runs each lesson in a
-fresh kernel and reads the kernel's peak memory from inside it (``--notebook PART`` picks lessons).
-The table ends with the speed targets (on a 2-core machine) and whether each was met on this one. Nothing here asserts: the figures are for
-reading and for the notes of a change.
+Run with ``python3 tasks.py bench`` (or ``.venv/bin/python benchmarks/run.py``). Each figure is the
+median of ``--repeat`` runs; where two figures compute the same thing two ways (engine vs vectorised
+path, exact vs simulated, one core vs a process pool) the ratio from the same run is printed. The
+``board`` section (benchmarks/board.py) starts JupyterLab and plays the board in headless Chromium
+(``--skip-board`` leaves it out). The ``interop`` section (benchmarks/interop.py) plays random games
+through OpenSpiel and PettingZoo against the bare engine. The ``notebooks`` section runs each lesson
+in a fresh kernel and reads the kernel's peak memory from inside it (``--notebook PART`` picks
+lessons). The ``table`` section (benchmarks/table.py) plays class tables through a real server with
+websocket clients. The table ends with the speed targets (on a 2-core machine) and whether each was
+met on this one. Nothing here asserts: the figures are for reading and for the notes of a change.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ SECTIONS = (
     "notebooks",
     "board",
     "interop",
+    "table",
 )
 
 
@@ -538,6 +540,31 @@ def bench_interop(table: Table, quick: bool) -> None:
         table.rows.append((f"{name}: PettingZoo / bare engine", f"{zoo / engine:.2f}", ""))
 
 
+def bench_table(table: Table, quick: bool) -> None:
+    """The class table under load (benchmarks/table.py): a real server on localhost, tables of
+    pages playing random legal moves; moves lost or applied twice, and move → every page's frame,
+    whose 95th percentile has an aim."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bus_lab_table_bench", ROOT / "benchmarks" / "table.py")
+    load = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(load)
+    for figures in load.measure(quick=quick, time_cap=60.0 if quick else 180.0, both=True):
+        where = figures["label"]
+        table.expect(
+            f"class table ({where}): move → every page, 95th percentile",
+            figures["p95"],
+            "ms",
+            below=load.AIM_P95_MS,
+        )
+        table.expect(
+            f"class table ({where}): moves lost or applied twice",
+            figures["lost"] + figures["twice"],
+            "",
+            below=1,
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is shown)")
@@ -592,6 +619,8 @@ def main() -> int:
         bench_board(table, args.quick)
     if "interop" in wanted:
         bench_interop(table, args.quick)
+    if "table" in wanted:
+        bench_table(table, args.quick)
     table.summary()
     return 0
 
