@@ -48,6 +48,9 @@ LAB_PINS = REQ_DIR / "lab.txt"
 TEST_PINS = REQ_DIR / "test.txt"
 BINDER_PINS = ROOT / "binder" / "requirements.txt"
 OVERRIDES = ROOT / "binder" / "overrides.json"
+#: Folder holding the Jupyter server settings shared with Binder and the browser tests
+#: (binder/jupyter_server_config.py: formulas in the Voilà app view render with no internet).
+SERVER_CONFIG_DIR = ROOT / "binder"
 START_NOTEBOOK = Path("notebooks") / "00_start_here.ipynb"
 MIN_PYTHON = (3, 11)  # the pinned versions (numpy, ipython, ...) need 3.11+
 STAMP_FORMAT = "1"
@@ -273,6 +276,10 @@ def task_lab(args: list[str]) -> int:
     cmd += args
     if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in args:
         cmd.append("--allow-root")
+    # The server reads binder/jupyter_server_config.py (Voilà's maths without a CDN) before the
+    # user's own settings folders.
+    config_path = os.environ.get("JUPYTER_CONFIG_PATH", "")
+    os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in (str(SERVER_CONFIG_DIR), config_path) if p)
     say("starting: " + " ".join(cmd[1:]))
     os.chdir(ROOT)
     if IS_WINDOWS:

@@ -236,6 +236,11 @@ def test_binder_environment_holds_what_the_lessons_need(binder_env):
     overrides = Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     assert overrides.is_file(), "postBuild did not install the JupyterLab settings override"
     assert json.loads(overrides.read_text()) == json.loads((BINDER / "overrides.json").read_text())
+    server_config = Path(prefix) / "etc" / "jupyter" / "jupyter_server_config.py"
+    assert server_config.is_file(), "postBuild did not install the Jupyter server settings"
+    assert "_voila_offline_mathjax" in server_config.read_text(), (
+        "the server settings lack Voilà's offline maths"
+    )
 
     jupyter = bindir / "jupyter"
     listing = plain(run([jupyter, "labextension", "list"], cwd=elsewhere, env=env, timeout=120))

@@ -167,9 +167,42 @@ def test_lab_command_opens_the_start_notebook_and_culls_only_abandoned_kernels(m
     monkeypatch.setattr(tasks.os, "execv", lambda path, cmd: started.append(cmd))
     monkeypatch.setattr(tasks.os, "chdir", lambda path: None)
     monkeypatch.setattr(tasks.subprocess, "call", lambda cmd: started.append(cmd) or 0)
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "/users/own/config")  # restored after the test
     tasks.task_lab(["--no-browser"])
     [cmd] = started
     assert cmd[1:3] == ["lab", "notebooks/00_start_here.ipynb"]
     assert "--MappingKernelManager.cull_idle_timeout=900" in cmd
     assert "--MappingKernelManager.cull_connected=False" in cmd
     assert cmd.index("--no-browser") > cmd.index("--MappingKernelManager.cull_idle_timeout=900")
+    # the server settings shipped in binder/ come first on the config path
+    assert os.environ["JUPYTER_CONFIG_PATH"].split(os.pathsep) == [str(BINDER), "/users/own/config"]
+
+
+def _server_config():
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("jupyter_server_config.py", path=str(BINDER)).load_config()
+    assert isinstance(config, Config)
+    return config
+
+
+def test_server_config_makes_voila_use_its_bundled_mathjax():
+    """With both page-config entries empty, Voilà's front end typesets with its own MathJax instead of
+    fetching it from a CDN (formulas render offline)."""
+    hook = _server_config().VoilaConfiguration.page_config_hook
+    page_config = {
+        "fullMathjaxUrl": "https://cdn.example/mathjax.js",
+        "mathjaxConfig": "TeX-AMS",
+        "baseUrl": "/",
+    }
+    result = hook(
+        page_config, base_url="/", settings={}, log=None, voila_configuration=None, notebook_path="x"
+    )
+    assert result == {"fullMathjaxUrl": None, "mathjaxConfig": None, "baseUrl": "/"}
+
+
+def test_binder_installs_the_server_config():
+    text = (BINDER / "postBuild").read_text(encoding="utf-8")
+    assert "cat binder/jupyter_server_config.py >>" in text
+    assert "/etc/jupyter" in text

@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = ROOT / "test-artifacts"
 OVERRIDES = ROOT / "binder" / "overrides.json"
+#: The folder of binder/jupyter_server_config.py, the server settings `tasks.py lab` and Binder use.
+SERVER_CONFIG_DIR = ROOT / "binder"
 
 #: Where the Chromium binary may be; ``BUS_LAB_CHROMIUM`` (a path) comes first when set.
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -110,6 +112,8 @@ def isolated_jupyter_env(base: Path) -> dict[str, str]:
             # the kernels import bus_lab from this checkout (the one under test)
             "PYTHONPATH": str(ROOT),
             "JUPYTER_CONFIG_DIR": str(dirs["config"]),
+            # the lab command's and Binder's server settings (Voilà's maths without a CDN)
+            "JUPYTER_CONFIG_PATH": str(SERVER_CONFIG_DIR),
             "JUPYTER_DATA_DIR": str(dirs["data"]),
             "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
             "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
