@@ -204,6 +204,36 @@ def test_guess_odds_equal_summed_chance_outcomes(config):
         assert p == max(odds.values()) and odds[action] == p
 
 
+#: House rules together, where each one alone is covered by CONFIGS (RTB-HR-TIES, RTB-HR-INSIDE,
+#: RTB-HR-ACES decide the guesses; RTB-HR-FLIP and RTB-HR-STAY change which cards are seen).
+RTB_HOUSE_CONFIGS = [
+    {"ties": "win", "inside": "inclusive", "aces": "low"},
+    {"bus": "questions", "ties": "win", "inside": "inclusive", "aces": "low"},
+    {"mode": "gauntlet", "players": 2, "ties": "win", "aces": "low"},
+    {"played_cards": "stay", "pyramid_order": "top_down", "ties": "win"},
+    {"board": "give_and_take", "played_cards": "stay", "inside": "inclusive"},
+]
+
+
+@pytest.mark.parametrize(
+    "params", RTB_HOUSE_CONFIGS, ids=lambda p: "-".join(f"{k}={v}" for k, v in p.items())
+)
+def test_guess_odds_fast_follows_combined_house_rules(params):
+    """RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES together: the fast path gives the very Fractions of
+    the plain sum of ``chance_outcomes()`` over the right cards at every guess."""
+    from bus_lab.games.ride_the_bus.odds import guess_odds_fast
+
+    checked = 0
+    for seed in range(PLAYOUTS):
+        for state in _playout_states("ride_the_bus", params, seed):
+            if state.is_chance_node() or state.is_terminal() or not state.is_guess(state.legal_actions()[0]):
+                continue
+            fast = guess_odds_fast(state)
+            assert fast == _plain_guess_odds(state) and list(fast) == state.legal_actions()
+            checked += 1
+    assert checked
+
+
 def _candidates(state) -> set[int]:
     legal = state.legal_actions()
     near = {a + d for a in legal for d in (-2, -1, 0, 1, 2)}

@@ -220,9 +220,12 @@ def check_shape(value, hint, where: str) -> None:
     if typing.is_typeddict(hint):
         assert isinstance(value, dict), where
         hints = typing.get_type_hints(hint)
-        assert list(value) == list(hints), f"{where}: keys {list(value)} != {list(hints)}"
-        for key, sub in hints.items():
-            check_shape(value[key], sub, f"{where}.{key}")
+        # every required key, in order; a NotRequired key (a house rule in the options) only
+        # when present, in its place
+        expected = [k for k in hints if k in hint.__required_keys__ or k in value]
+        assert list(value) == expected, f"{where}: keys {list(value)} != {expected}"
+        for key in expected:
+            check_shape(value[key], hints[key], f"{where}.{key}")
     elif origin in (typing.Union, types.UnionType):
         errors = []
         for option in typing.get_args(hint):

@@ -50,6 +50,11 @@ def test_every_game_has_boolean_and_choice_parameters_to_check():
         ("ride_the_bus", "row_points"),
         ("ride_the_bus", "bus"),
         ("ride_the_bus", "mode"),
+        ("ride_the_bus", "ties"),  # the house rules, RTB-HR-*
+        ("ride_the_bus", "inside"),
+        ("ride_the_bus", "aces"),
+        ("ride_the_bus", "pyramid_order"),
+        ("ride_the_bus", "played_cards"),
         ("bus_and_stop", "final_round"),
         ("bus_and_stop", "leftover_penalty"),
         ("busstop", "passenger_bonus"),

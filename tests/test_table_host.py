@@ -154,7 +154,13 @@ def test_when_the_kernel_shuts_down_every_server_it_started_stops(make_host):
 
 def test_lobby_changes_reach_the_table(make_host):
     host = make_host("ride_the_bus", options={"players": 4})
-    assert set(host.option_controls) == {"players", "board", "row_points", "bus", "streak", "mode"}
+    assert set(host.option_controls) == {"players", "board", "row_points", "bus", "streak", "mode"} | {
+        "ties",  # the house rules (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES, RTB-HR-FLIP, RTB-HR-STAY)
+        "inside",
+        "aces",
+        "pyramid_order",
+        "played_cards",
+    }
     host.option_controls["players"].value = 3
     assert table_value(host, lambda t: len(t.seats)) == 3
     assert [c.layout.display for c in host.seat_controls[:4]] == [None, None, None, "none"]

@@ -51,6 +51,7 @@ _HOMES = {
     f"{_RTB}.pyramid_odds": (
         "PyramidOdds",
         "row_weights",
+        "flip_rows",
         "first_appearance",
         "pyramid_odds",
         "pyramid_odds_from_state",

@@ -30,6 +30,8 @@ The host's is the projector's plus the lobby (``"lobby"``, ``"options_schema"``,
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
@@ -251,6 +253,21 @@ def projector_frame(table: Table) -> dict[str, Any]:
     return _base(table, None, None, False)
 
 
+@functools.cache
+def games_schema() -> list[dict[str, Any]]:
+    """Every registered game's lobby form: ``[{name, title, params}]`` (see :func:`host_frame`).
+
+    Built once (it loads every game, which takes about a second the first time), so host frames
+    stay cheap; the server builds it when it starts, before any table is busy.
+    """
+    from bus_lab.table.table import options_schema
+
+    return [
+        {"name": name, "title": load_game(name).title or name, "params": options_schema(name)}
+        for name in registered_games()
+    ]
+
+
 def host_frame(table: Table) -> dict[str, Any]:
     """The host's frame: the projector's frame plus ``lobby`` (:meth:`Table.lobby_info`: seats
     with names, kind, claimed and connected, never tokens), ``options_schema`` (the lobby form of
@@ -270,10 +287,7 @@ def host_frame(table: Table) -> dict[str, Any]:
     frame = projector_frame(table)
     frame["lobby"] = table.lobby_info()
     frame["options_schema"] = options_schema(table.game_name)
-    frame["games"] = [
-        {"name": name, "title": load_game(name).title or name, "params": options_schema(name)}
-        for name in registered_games()
-    ]
+    frame["games"] = copy.deepcopy(games_schema())
     frame["bots"] = sorted(table.game.policies())
     frame["can_record"] = table.session is not None
     return frame

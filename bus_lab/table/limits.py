@@ -19,6 +19,8 @@ class Limits:
         max_tables (int): tables open at once on one hub.
         max_connections_per_table (int): websocket connections to one table at once (seats,
             projectors and hosts together).
+        max_projectors_per_table (int): projector pages of one table at once (watching needs
+            only the code, so they are capped apart: the seats and the host always find room).
         max_name_chars (int): characters kept of a person's name (longer names are cut).
         max_message_chars (int): characters of one message from a page (checked before parsing).
         rate_per_second (float): messages per second one connection may send on average.
@@ -31,13 +33,16 @@ class Limits:
         ended_close_s (float): seconds after the game ended (phase ``"over"``) before the table
             is closed.
         failed_joins_per_minute (int): failed joins (unknown code, bad token) per client address
-            per minute before that address is refused for a while.
+            per minute before that address is refused for a while. Behind a proxy (JupyterHub)
+            a whole class shares one address, so it is generous: guessing one of 31**5 codes at
+            this rate would still take years.
         pace_s (float): seconds between automatic steps (cards drawn, bots' moves) so people can
             follow them; 0 runs them all at once.
     """
 
     max_tables: int = 40
     max_connections_per_table: int = 60
+    max_projectors_per_table: int = 8
     max_name_chars: int = 20
     max_message_chars: int = 2000
     rate_per_second: float = 8.0
@@ -47,7 +52,7 @@ class Limits:
     idle_close_s: float = 2 * 3600
     lobby_idle_close_s: float = 3600
     ended_close_s: float = 1800
-    failed_joins_per_minute: int = 20
+    failed_joins_per_minute: int = 60
     pace_s: float = 0.7
 
 

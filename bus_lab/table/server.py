@@ -48,6 +48,7 @@ from bus_lab.board.assets import board_css, board_esm
 from bus_lab.engine.errors import BusLabError
 from bus_lab.table import pages
 from bus_lab.table.codes import normalize_code, same_secret
+from bus_lab.table.frames import games_schema
 from bus_lab.table.hub import Hub
 from bus_lab.table.protocol import (
     MAX_CODE_CHARS,
@@ -221,6 +222,7 @@ class TableApp:
         self.loop = asyncio.get_running_loop()
         self.loop_thread = threading.get_ident()
         self.adopt()
+        games_schema()  # loads every game once now, not while a table waits for its host frame
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="table-sweep")
 
     async def shutdown(self) -> None:
@@ -463,8 +465,14 @@ class TableApp:
             text = f"No open table has the code {shown}. Check the code with your teacher."
             await self._failed(websocket, address, CLOSE_UNKNOWN_TABLE, text)
             return None
-        if len(self.connections.get(table.code, ())) >= limits.max_connections_per_table:
+        present = self.connections.get(table.code, ())
+        if len(present) >= limits.max_connections_per_table:
             await _refuse(websocket, CLOSE_FULL, "Too many devices are connected to this table.")
+            return None
+        if hello.kind == "watch" and (
+            sum(c.role == "projector" for c in present) >= limits.max_projectors_per_table
+        ):
+            await _refuse(websocket, CLOSE_FULL, "Too many projector pages are open for this table.")
             return None
         welcome = await self._welcome(websocket, hello, table, address)
         if welcome is None:

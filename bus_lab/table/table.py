@@ -15,6 +15,7 @@ nothing.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import unicodedata
 from collections.abc import Callable
@@ -490,7 +491,7 @@ class Table:
 
     def start(self) -> None:
         """Start the game: person seats nobody joined are played by the bot from now on (the
-        table's notice says so); the seed is fixed or a fresh secret one.
+        table's notice says so); the seed is fixed or a fresh secret one of 64 bits (``secrets``).
 
         Raises:
             TableError: not in the lobby.
@@ -500,7 +501,10 @@ class Table:
         for info in empty:
             info.kind = "bot"
         bots = {s.seat: s.bot for s in self.seats if s.kind == "bot"}
-        self.session = Session(self.game, seed=self.seed, bots=bots)
+        # A secret deal is 64 bits: a seat that sees some cards cannot search every seed for
+        # the one that deals them (and so learn every later card).
+        seed = secrets.randbits(64) if self.seed is None else self.seed
+        self.session = Session(self.game, seed=seed, bots=bots)
         self.phase = "playing"
         self._events_before = len(self.session.state.events())
         if empty:

@@ -53,9 +53,38 @@ SETTING_LABELS = {
     "board": {"pyramid": "pyramid", "give_and_take": "Give & Take"},
     "row_points": {"escalating": "escalating (1 to 4 by row)", "flat": "flat (1 per card)"},
     "bus": {"higher_lower": "higher/lower", "questions": "questions (Q1–Q4 again)"},
+    "ties": {"lose": "same rank loses", "win": "same rank wins"},
+    "inside": {"strict": "strictly between", "inclusive": "edges count as inside"},
+    "aces": {"high": "aces high", "low": "aces low"},
+    "pyramid_order": {"bottom_up": "bottom row first", "top_down": "top card first"},
+    "played_cards": {"leave": "leave the row", "stay": "stay in the row"},
 }
-#: Settings that do not apply in the solo gauntlet (RTB-SG-FLOW).
-CLASSIC_ONLY = ("board", "row_points", "bus")
+#: The house rules (RTB-HR-*), in the order of the panel, with their words in the heading.
+HOUSE_RULES = ("ties", "inside", "aces", "pyramid_order", "played_cards")
+HOUSE_WORDS = {
+    ("ties", "win"): "ties win",
+    ("inside", "inclusive"): "inclusive inside",
+    ("aces", "low"): "aces low",
+    ("pyramid_order", "top_down"): "pyramid top down",
+    ("played_cards", "stay"): "played cards stay",
+}
+#: What each house rule means, in plain words (shown under the house rule dropdowns).
+HOUSE_HELP = (
+    "<b>House rules</b> (people play Ride the Bus in different ways; the odds follow what you pick):"
+    "<ul style='margin:2px 0'>"
+    "<li><b>Same rank</b>: on higher or lower, is a card of the same rank wrong, or right whichever you "
+    "called? <small>(RTB-HR-TIES)</small></li>"
+    "<li><b>Inside</b>: does a card matching one of your first two cards count as inside? "
+    "<small>(RTB-HR-INSIDE)</small></li>"
+    "<li><b>Aces</b>: is an ace the highest card or the lowest? <small>(RTB-HR-ACES)</small></li>"
+    "<li><b>Pyramid order</b>: flip the bottom row first, or the top card first (each row keeps its "
+    "points)? <small>(RTB-HR-FLIP)</small></li>"
+    "<li><b>Played cards</b>: does a card you play on the pyramid leave your row, or stay and play again? "
+    "<small>(RTB-HR-STAY)</small></li></ul>"
+)
+#: Settings that do not apply in the solo gauntlet (RTB-SG-FLOW, RTB-HR-FLIP, RTB-HR-STAY).
+CLASSIC_ONLY = ("board", "row_points", "bus", "pyramid_order", "played_cards")
+GIVE_AND_TAKE_TOOLTIP = "Does not apply on the Give & Take board: it has no pyramid (RTB-HR-FLIP)"
 GAUNTLET_TOOLTIP = (
     "Does not apply in the solo gauntlet: it goes from Part 1 straight to the rides, "
     "which are always higher/lower (RTB-SG-FLOW)"
@@ -70,6 +99,15 @@ SETTING_TOOLTIPS = {
     "bus": "Part 3: guess higher/lower (RTB-B-GUESS) or answer the four questions again (RTB-QB-ORDER)",
     "streak": "Hits in a row that end the bus, or that win the gauntlet on the spot (RTB-B-END, RTB-SG-WIN)",
     "seed": "Seed of the new game: the same seed and settings deal the same cards and bot moves",
+    "ties": "A card of the same rank on higher/lower (question 2 and the bus): wrong (the standard rule) or "
+    "right whichever was called (RTB-HR-TIES)",
+    "inside": "A card matching one of your first two on inside/outside: wrong both ways (the standard rule) "
+    "or it counts as inside (RTB-HR-INSIDE)",
+    "aces": "Aces high (2 lowest, A highest: the standard rule) or aces low (A lowest, K highest) (RTB-HR-ACES)",
+    "pyramid_order": "Flip the pyramid from the bottom row of four (the standard rule) or from the single top "
+    "card down; each row keeps its points (RTB-HR-FLIP)",
+    "played_cards": "A card played in Part 2 leaves your row (the standard rule) or stays and is played again "
+    "on every later match (RTB-HR-STAY)",
 }
 
 
@@ -143,7 +181,7 @@ class RideTheBusWidget(GameWidget):
             labels = SETTING_LABELS[name]
             return W.Dropdown(
                 options=[(labels.get(v, v), v) for v in self._params[name].choices],
-                value=params[name],
+                value=params.get(name, self._params[name].default),
                 description=self._describe(name),
                 tooltip=SETTING_TOOLTIPS[name],
                 style=style,
@@ -167,6 +205,7 @@ class RideTheBusWidget(GameWidget):
             "board": choice("board"),
             "row_points": choice("row_points"),
             "bus": choice("bus"),
+            **{name: choice(name) for name in HOUSE_RULES},
             "streak": W.BoundedIntText(
                 value=params["streak"],
                 min=self._params["streak"].bounds[0],
@@ -217,6 +256,7 @@ class RideTheBusWidget(GameWidget):
         self._sync_settings()
         self.settings["mode"].observe(self._on_mode, names="value")
         self.settings["players"].observe(lambda _c: self._sync_settings(), names="value")
+        self.settings["board"].observe(self._on_board, names="value")
         self.deal_button.on_click(lambda _b: self._guarded(self.deal_new_game))
         # One seed for the next game, whichever box it is typed in (New game or Deal uses it).
         self.settings["seed"].observe(self._on_seed, names="value")
@@ -236,6 +276,14 @@ class RideTheBusWidget(GameWidget):
                     layout=W.Layout(flex_flow="row wrap"),
                 ),
                 self.settings_note,
+                W.HTML(HOUSE_HELP),
+                W.HBox(
+                    [
+                        W.VBox([s["ties"], s["inside"], s["aces"]]),
+                        W.VBox([s["pyramid_order"], s["played_cards"]]),
+                    ],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
                 W.HTML("<b>Who plays each seat</b>"),
                 seats,
                 self.deal_button,
@@ -268,9 +316,24 @@ class RideTheBusWidget(GameWidget):
 
     @staticmethod
     def _describe(name: str) -> str:
-        return {"mode": "Mode", "board": "Board (Part 2)", "row_points": "Row points", "bus": "Bus (Part 3)"}[
-            name
-        ]
+        return {
+            "mode": "Mode",
+            "board": "Board (Part 2)",
+            "row_points": "Row points",
+            "bus": "Bus (Part 3)",
+            "ties": "Same rank",
+            "inside": "Inside",
+            "aces": "Aces",
+            "pyramid_order": "Pyramid order",
+            "played_cards": "Played cards",
+        }[name]
+
+    def _on_board(self, change: dict) -> None:
+        """The Give & Take board has no pyramid: its flip order goes back to the standard one
+        (RTB-HR-FLIP)."""
+        if change["new"] == "give_and_take":
+            self.settings["pyramid_order"].value = self._params["pyramid_order"].default
+        self._sync_settings()
 
     def _on_mode(self, change: dict) -> None:
         """Leaving the classic game parks its Part 2/3 choices; coming back restores them."""
@@ -293,9 +356,12 @@ class RideTheBusWidget(GameWidget):
             control = self.settings[name]
             control.disabled = gauntlet
             control.tooltip = GAUNTLET_TOOLTIP if gauntlet else SETTING_TOOLTIPS[name]
+        if not gauntlet and self.settings["board"].value == "give_and_take":
+            self.settings["pyramid_order"].disabled = True
+            self.settings["pyramid_order"].tooltip = GIVE_AND_TAKE_TOOLTIP
         self.settings_note.value = (
-            "<small><i>Board, row points and bus do not apply in the solo gauntlet: after Part 1 everyone "
-            "rides a higher/lower bus in turn (RTB-SG-FLOW).</i></small>"
+            "<small><i>Board, row points, bus, pyramid order and played cards do not apply in the solo "
+            "gauntlet: after Part 1 everyone rides a higher/lower bus in turn (RTB-SG-FLOW).</i></small>"
             if gauntlet
             else ""
         )
@@ -306,12 +372,18 @@ class RideTheBusWidget(GameWidget):
         """The game options chosen in the panel, as ``load_game`` takes them (no checks here).
 
         Returns:
-            ``{"players", "board", "row_points", "bus", "streak", "mode"}``.
+            ``{"players", "board", "row_points", "bus", "streak", "mode"}``, and each house rule
+            (``"ties"``, ``"inside"``, ``"aces"``, ``"pyramid_order"``, ``"played_cards"``,
+            RTB-HR-*) chosen other than the standard one.
         """
-        return {
+        values = {
             name: self.settings[name].value
             for name in ("players", "board", "row_points", "bus", "streak", "mode")
         }
+        for name in HOUSE_RULES:  # only the house rules that differ from the standard game
+            if self.settings[name].value != self._params[name].default:
+                values[name] = self.settings[name].value
+        return values
 
     def seat_kinds(self) -> list[str]:
         """Who plays each seat of the chosen table: ``"human"`` or a bot policy name, by seat."""
@@ -343,13 +415,18 @@ class RideTheBusWidget(GameWidget):
     @staticmethod
     def options_text(params: dict[str, Any]) -> str:
         """The table settings in words, e.g. ``"3 players, Give & Take board, flat row points,
-        questions bus, streak 4"``."""
+        questions bus, streak 4"``; house rules other than the standard ones follow, e.g.
+        ``"…, streak 5; house rules: ties win, aces low"`` (RTB-HR-*)."""
         players = _plural(params["players"], "player")
+        house = [HOUSE_WORDS[(k, params[k])] for k in HOUSE_RULES if (k, params.get(k)) in HOUSE_WORDS]
+        extra = f"; house rules: {', '.join(house)}" if house else ""
         if params["mode"] == "gauntlet":
-            return f"solo gauntlet, {players}, {params['streak']} in a row to win"
+            return f"solo gauntlet, {players}, {params['streak']} in a row to win{extra}"
         board = "Give & Take board" if params["board"] == "give_and_take" else "pyramid"
         bus = "questions bus" if params["bus"] == "questions" else "higher/lower bus"
-        return f"{players}, {board}, {params['row_points']} row points, {bus}, streak {params['streak']}"
+        return (
+            f"{players}, {board}, {params['row_points']} row points, {bus}, streak {params['streak']}{extra}"
+        )
 
     # -- hooks -----------------------------------------------------------------------------
     def heading(self, state: State) -> str:

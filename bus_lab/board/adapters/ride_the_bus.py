@@ -87,11 +87,14 @@ def part_line(state) -> str:
             f"{_plural(q.points, 'point')}) [{q.rule}]"
         )
     if state.part is Part.PYRAMID:
-        index = min(state.pyramid_index, 9)
+        index = state.pyramid_position()
         row = state.pyramid_row(index)
+        order = ""
+        if state.flip_order[0] != 0:  # RTB-HR-FLIP: the top card first
+            order = f", flip {min(state.pyramid_index, 9) + 1} of 10, top card first [RTB-HR-FLIP]"
         return (
             f"Part 2 of 3 — the pyramid: card {index + 1} of 10, row {row} "
-            f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]"
+            f"({_plural(state.row_points(row), 'point')} per card played) [RTB-P-FLIP]{order}"
         )
     if state.part is Part.GIVE_AND_TAKE:
         index = min(state.spot_index, 7)
@@ -138,7 +141,8 @@ class RideTheBusAdapter(BoardAdapter):
 
     def odds(self, state: State, moves: Sequence[Move]) -> dict[int, Fraction]:
         """Exact chance each guess is right (:func:`bus_lab.prob.ride_the_bus.guess_odds`, counting
-        every face-up card as seen; ties lose, RTB-Q2, RTB-B-GUESS); ``{}`` at a give."""
+        every face-up card as seen; ties lose, RTB-Q2, RTB-B-GUESS, unless the table's house rules
+        say otherwise: RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES); ``{}`` at a give."""
         if not any(isinstance(m, Guess) for m in moves):
             return {}
         from bus_lab.prob.ride_the_bus import guess_odds

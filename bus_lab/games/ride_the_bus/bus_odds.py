@@ -43,6 +43,17 @@ never changes any answer, by the mirror symmetry of the ranks).
 the chance of getting off (or of winning the gauntlet) within the limit; with replacement it gives
 exactly the same chances as best play (see the lesson ``04_getting_off_the_bus``).
 
+**House rules** (keywords ``ties``, ``inside``, ``aces`` of the exact chains, the game's options of
+the same names): ``ties="win"`` makes a card of the same rank right for whichever of higher or
+lower was called (RTB-HR-TIES; on the bus, the questions bus's Q2 and the gauntlet's rides);
+``inside="inclusive"`` makes a card matching either of the run's first two ranks count as inside
+(RTB-HR-INSIDE; the questions bus); ``aces="low"`` puts A below 2 (RTB-HR-ACES). With replacement
+every figure here starts from a uniformly random card, and moving A to the bottom only relabels
+the 13 equally likely ranks, so ``aces`` never changes a figure here (it is accepted so that a
+table's options can be passed as they are; the tests check this against a plain count). The
+finite-deck exact figure and the higher/lower simulations (:func:`simulate_bus`,
+:func:`simulate_gauntlet`) take ``ties`` too; the questions-bus simulation plays the base rules only.
+
 Units: probabilities are exact fractions (:class:`~fractions.Fraction`) in [0, 1]; guesses are
 counted in calls made after the first card; points are the bus's points, one per miss
 (RTB-B-STREAK, RTB-QB-MISS). Simulations return :class:`~bus_lab.prob.montecarlo.Estimate` objects (mean,
@@ -133,6 +144,25 @@ def _check_policy(policy: Any) -> str:
     return policy
 
 
+def _check_house(ties: str = "lose", inside: str = "strict", aces: str = "high") -> tuple[str, str]:
+    """The house rules that can change a figure here, checked: ``(ties, inside)``."""
+    for name, value, choices in (
+        ("ties", ties, ("lose", "win")),
+        ("inside", inside, ("strict", "inclusive")),
+        ("aces", aces, ("high", "low")),
+    ):
+        if value not in choices:
+            raise ParameterError(f"{name}={value!r}: use one of {', '.join(repr(c) for c in choices)}")
+    return ties, inside
+
+
+def _hit(higher: bool, r2: int, r: int, ties: str = "lose") -> bool:
+    """Whether rank ``r2`` makes the call right against rank ``r`` (RTB-B-GUESS, RTB-HR-TIES)."""
+    if r2 == r:
+        return ties == "win"
+    return r2 > r if higher else r2 < r
+
+
 def _best_side(above: int, below: int) -> tuple[bool, ...]:
     """The best calls (True = higher) given how many cards (or ranks) lie above and below."""
     if above > below:
@@ -146,7 +176,7 @@ def _best_side(above: int, below: int) -> tuple[bool, ...]:
 # the higher/lower bus with replacement: a Markov chain on (streak, rank to beat, guesses left)
 # ---------------------------------------------------------------------------------------------
 @lru_cache(maxsize=64)
-def _hl_chain(streak: int, max_guesses: int, policy: str) -> tuple[tuple[int, ...], int]:
+def _hl_chain(streak: int, max_guesses: int, policy: str, ties: str = "lose") -> tuple[tuple[int, ...], int]:
     """Integer numerators of the higher/lower bus with replacement.
 
     Let ``A[k][s][r]`` be 13**k times the chance of getting off within ``k`` more guesses from
@@ -172,8 +202,7 @@ def _hl_chain(streak: int, max_guesses: int, policy: str) -> tuple[tuple[int, ..
                 for higher in (True, False) if policy == "optimal" else _best_side(_ACE - r, r)[:1]:
                     a = b = 0
                     for r2 in ranks:
-                        hit = r2 > r if higher else r2 < r
-                        if hit:
+                        if _hit(higher, r2, r, ties):
                             if s + 1 == streak:
                                 a += done
                             else:
@@ -194,7 +223,11 @@ def _hl_chain(streak: int, max_guesses: int, policy: str) -> tuple[tuple[int, ..
 
 
 def bus_off_chance(
-    streak: int = 5, max_guesses: int = MAX_GUESSES, replacement: bool = True, policy: str = "best_odds"
+    streak: int = 5,
+    max_guesses: int = MAX_GUESSES,
+    replacement: bool = True,
+    policy: str = "best_odds",
+    **house: str,
 ) -> Fraction:
     """The exact chance that the rider gets off the higher/lower bus within ``max_guesses``.
 
@@ -214,6 +247,8 @@ def bus_off_chance(
             takes a few seconds). For longer finite-deck rides use :func:`simulate_bus`.
         policy (str): ``"best_odds"`` (default: the likelier call each time) or ``"optimal"``
             (with replacement only: the call that maximises the chance of getting off in time).
+        **house: ``ties``, ``aces`` (and ``inside``, which does not apply here): the house rules
+            (see the module docstring), with replacement only.
 
     Returns:
         Fraction: e.g. the chance of five hits in a row from the first card with replacement is
@@ -223,15 +258,16 @@ def bus_off_chance(
         ParameterError: an argument outside the ranges above.
     """
     streak, max_guesses, policy = _check_streak(streak), _check_guesses(max_guesses), _check_policy(policy)
+    ties, _ = _check_house(**house)
     if not replacement:
         if policy != "best_odds":
             raise ParameterError("policy='optimal' is computed with replacement only: use replacement=True")
-        return _finite_hl_off(streak, max_guesses)
-    off, _ = _hl_chain(streak, max_guesses, policy)
+        return _finite_hl_off(streak, max_guesses, ties)
+    off, _ = _hl_chain(streak, max_guesses, policy, ties)
     return Fraction(off[max_guesses], _RANKS ** (max_guesses + 1))
 
 
-def bus_off_by_guess(streak: int = 5, max_guesses: int = MAX_GUESSES) -> list[Fraction]:
+def bus_off_by_guess(streak: int = 5, max_guesses: int = MAX_GUESSES, **house: str) -> list[Fraction]:
     """``[P(off within k guesses) for k = 0 … max_guesses]`` on the higher/lower bus, exact, with
     replacement and best play (one chain for every limit at once; see :func:`bus_off_chance`).
 
@@ -239,11 +275,13 @@ def bus_off_by_guess(streak: int = 5, max_guesses: int = MAX_GUESSES) -> list[Fr
         ParameterError: streak outside 1–20 or max_guesses outside 1–500.
     """
     streak, max_guesses = _check_streak(streak), _check_guesses(max_guesses)
-    off, _ = _hl_chain(streak, max_guesses, "best_odds")
+    off, _ = _hl_chain(streak, max_guesses, "best_odds", _check_house(**house)[0])
     return [Fraction(off[k], _RANKS ** (k + 1)) for k in range(max_guesses + 1)]
 
 
-def guesses_distribution(streak: int = 5, max_guesses: int = MAX_GUESSES) -> dict[int, Fraction]:
+def guesses_distribution(
+    streak: int = 5, max_guesses: int = MAX_GUESSES, **house: str
+) -> dict[int, Fraction]:
     """The exact distribution of the number of guesses the higher/lower bus takes, with replacement.
 
     The bus ends on the guess that makes the streak reach ``streak``, or after ``max_guesses``
@@ -259,14 +297,14 @@ def guesses_distribution(streak: int = 5, max_guesses: int = MAX_GUESSES) -> dic
         ParameterError: streak outside 1–20 or max_guesses outside 1–500.
     """
     streak, max_guesses = _check_streak(streak), _check_guesses(max_guesses)
-    off, _ = _hl_chain(streak, max_guesses, "best_odds")
+    off, _ = _hl_chain(streak, max_guesses, "best_odds", _check_house(**house)[0])
     cumulative = [Fraction(off[k], _RANKS ** (k + 1)) for k in range(max_guesses + 1)]
     dist = {k: cumulative[k] - cumulative[k - 1] for k in range(1, max_guesses)}
     dist[max_guesses] = 1 - cumulative[max_guesses - 1]
     return dist
 
 
-def expected_guesses(streak: int = 5, max_guesses: int = MAX_GUESSES) -> Fraction:
+def expected_guesses(streak: int = 5, max_guesses: int = MAX_GUESSES, **house: str) -> Fraction:
     """The exact expected number of guesses on the higher/lower bus, with replacement.
 
     ``E[min(T, max_guesses)]`` where T is the guess on which the streak first reaches ``streak``
@@ -280,11 +318,11 @@ def expected_guesses(streak: int = 5, max_guesses: int = MAX_GUESSES) -> Fractio
         ParameterError: streak outside 1–20 or max_guesses outside 1–500.
     """
     streak, max_guesses = _check_streak(streak), _check_guesses(max_guesses)
-    off, _ = _hl_chain(streak, max_guesses, "best_odds")
+    off, _ = _hl_chain(streak, max_guesses, "best_odds", _check_house(**house)[0])
     return sum((1 - Fraction(off[k], _RANKS ** (k + 1)) for k in range(max_guesses)), Fraction(0))
 
 
-def expected_bus_points(streak: int = 5, max_guesses: int = MAX_GUESSES) -> Fraction:
+def expected_bus_points(streak: int = 5, max_guesses: int = MAX_GUESSES, **house: str) -> Fraction:
     """The exact expected points the rider takes on the higher/lower bus, with replacement.
 
     One point per miss (RTB-B-STREAK), counting every guess until the rider gets off or the
@@ -297,7 +335,7 @@ def expected_bus_points(streak: int = 5, max_guesses: int = MAX_GUESSES) -> Frac
         ParameterError: streak outside 1–20 or max_guesses outside 1–500.
     """
     streak, max_guesses = _check_streak(streak), _check_guesses(max_guesses)
-    _, misses = _hl_chain(streak, max_guesses, "best_odds")
+    _, misses = _hl_chain(streak, max_guesses, "best_odds", _check_house(**house)[0])
     return Fraction(misses, _RANKS ** (max_guesses + 1))
 
 
@@ -305,7 +343,7 @@ def expected_bus_points(streak: int = 5, max_guesses: int = MAX_GUESSES) -> Frac
 # the higher/lower bus without replacement, exact for the shortest rides
 # ---------------------------------------------------------------------------------------------
 @lru_cache(maxsize=32)
-def _finite_hl_off(streak: int, max_guesses: int) -> Fraction:
+def _finite_hl_off(streak: int, max_guesses: int, ties: str = "lose") -> Fraction:
     """Exact chance to get off within ``max_guesses`` on a fresh 52-card deck, no replacement.
 
     Memoised on (rank counts of the draw pile, rank to beat, streak, guesses left), with a rank
@@ -341,7 +379,7 @@ def _finite_hl_off(streak: int, max_guesses: int) -> Fraction:
                 c = counts[r2]
                 if not c:
                     continue
-                hit = r2 > r if higher else r2 < r
+                hit = _hit(higher, r2, r, ties)
                 if hit and s + 1 == streak:
                     acc += c * done
                     continue
@@ -372,7 +410,9 @@ def _qb_states() -> list[tuple]:
     return states
 
 
-def _qb_transitions(state: tuple, every_guess: bool = False) -> list[list[tuple[int, Any]]]:
+def _qb_transitions(
+    state: tuple, every_guess: bool = False, ties: str = "lose", inside_rule: str = "strict"
+) -> list[list[tuple[int, Any]]]:
     """For each candidate guess at ``state``: ``[(cards out of 52, next state or "off")]``.
 
     Only the best-odds guess is listed unless ``every_guess`` (for ``policy="optimal"``).
@@ -389,20 +429,25 @@ def _qb_transitions(state: tuple, every_guess: bool = False) -> list[list[tuple[
         for higher in (True, False) if every_guess else _best_side(_ACE - r1, r1)[:1]:
             moves = []
             for r in range(_RANKS):
-                hit = r > r1 if higher else r < r1
+                hit = _hit(higher, r, r1, ties)
                 moves.append((4, (2, min(r, r1), max(r, r1)) if hit else start))
             options.append(moves)
         return options
     if q == 2:  # RTB-QB-COMPARE: inside or outside the run's first two ranks (RTB-Q3 ruling)
         lo, hi = state[1], state[2]
         inside = max(hi - lo - 1, 0)
+        if inside_rule == "inclusive":  # RTB-HR-INSIDE: the two ranks count as inside
+            inside += 1 if lo == hi else 2
         outside = lo + (_ACE - hi)
         picks = (True, False) if every_guess else ((True,) if inside > outside else (False,))
         options = []
         for pick_inside in picks:
             moves = []
             for r in range(_RANKS):
-                hit = lo < r < hi if pick_inside else (r < lo or r > hi)
+                if pick_inside:
+                    hit = lo <= r <= hi if inside_rule == "inclusive" else lo < r < hi
+                else:
+                    hit = r < lo or r > hi
                 moves.append((4, (3,) if hit else start))
             options.append(moves)
         return options
@@ -410,13 +455,15 @@ def _qb_transitions(state: tuple, every_guess: bool = False) -> list[list[tuple[
 
 
 @lru_cache(maxsize=32)
-def _qb_chain(max_guesses: int, policy: str) -> tuple[tuple[int, ...], int]:
+def _qb_chain(
+    max_guesses: int, policy: str, ties: str = "lose", inside: str = "strict"
+) -> tuple[tuple[int, ...], int]:
     """Integer numerators of the questions bus with replacement: ``off[k]`` = 52**k times the
     chance to get off within k guesses from Q1, for k = 0 … max_guesses, and ``misses`` = 52**G
     times the expected number of misses within G = max_guesses guesses."""
     states = _qb_states()
-    trans = {st: _qb_transitions(st, every_guess=policy == "optimal") for st in states}
-    best_trans = {st: _qb_transitions(st)[0] for st in states}
+    trans = {st: _qb_transitions(st, policy == "optimal", ties, inside) for st in states}
+    best_trans = {st: _qb_transitions(st, False, ties, inside)[0] for st in states}
     a_prev = {st: 0 for st in states}
     b_prev = {st: 0 for st in states}
     off = [0]
@@ -443,7 +490,9 @@ def _qb_chain(max_guesses: int, policy: str) -> tuple[tuple[int, ...], int]:
     return tuple(off), b_prev[(0,)]
 
 
-def questions_bus_off_chance(max_guesses: int = MAX_GUESSES, policy: str = "best_odds") -> Fraction:
+def questions_bus_off_chance(
+    max_guesses: int = MAX_GUESSES, policy: str = "best_odds", **house: str
+) -> Fraction:
     """The exact chance of getting off the questions bus within ``max_guesses``, with replacement.
 
     The rider answers the four questions in order, each on a new card (RTB-QB-ORDER): red or
@@ -460,6 +509,7 @@ def questions_bus_off_chance(max_guesses: int = MAX_GUESSES, policy: str = "best
     Args:
         max_guesses (int): 1–500 (the game: 40).
         policy (str): ``"best_odds"`` or ``"optimal"``.
+        **house: ``ties``, ``inside``, ``aces``: the house rules (see the module docstring).
 
     Returns:
         Fraction: the chance (at least 4 guesses are needed).
@@ -468,11 +518,11 @@ def questions_bus_off_chance(max_guesses: int = MAX_GUESSES, policy: str = "best
         ParameterError: max_guesses outside 1–500 or an unknown policy.
     """
     max_guesses, policy = _check_guesses(max_guesses), _check_policy(policy)
-    off, _ = _qb_chain(max_guesses, policy)
+    off, _ = _qb_chain(max_guesses, policy, *_check_house(**house))
     return Fraction(off[max_guesses], 52**max_guesses)
 
 
-def questions_bus_off_by_guess(max_guesses: int = MAX_GUESSES) -> list[Fraction]:
+def questions_bus_off_by_guess(max_guesses: int = MAX_GUESSES, **house: str) -> list[Fraction]:
     """``[P(off the questions bus within k guesses) for k = 0 … max_guesses]``, exact, with
     replacement and best play (see :func:`questions_bus_off_chance`).
 
@@ -480,11 +530,11 @@ def questions_bus_off_by_guess(max_guesses: int = MAX_GUESSES) -> list[Fraction]
         ParameterError: max_guesses outside 1–500.
     """
     max_guesses = _check_guesses(max_guesses)
-    off, _ = _qb_chain(max_guesses, "best_odds")
+    off, _ = _qb_chain(max_guesses, "best_odds", *_check_house(**house))
     return [Fraction(off[k], 52**k) for k in range(max_guesses + 1)]
 
 
-def questions_bus_guesses_distribution(max_guesses: int = MAX_GUESSES) -> dict[int, Fraction]:
+def questions_bus_guesses_distribution(max_guesses: int = MAX_GUESSES, **house: str) -> dict[int, Fraction]:
     """``{k: P(the questions bus takes exactly k guesses)}`` for k = 1 … max_guesses, with
     replacement and best play (RTB-QB-END; the last entry includes being stopped by the limit).
 
@@ -492,14 +542,14 @@ def questions_bus_guesses_distribution(max_guesses: int = MAX_GUESSES) -> dict[i
         ParameterError: max_guesses outside 1–500.
     """
     max_guesses = _check_guesses(max_guesses)
-    off, _ = _qb_chain(max_guesses, "best_odds")
+    off, _ = _qb_chain(max_guesses, "best_odds", *_check_house(**house))
     cumulative = [Fraction(off[k], 52**k) for k in range(max_guesses + 1)]
     dist = {k: cumulative[k] - cumulative[k - 1] for k in range(1, max_guesses)}
     dist[max_guesses] = 1 - cumulative[max_guesses - 1]
     return dist
 
 
-def questions_bus_expected_guesses(max_guesses: int = MAX_GUESSES) -> Fraction:
+def questions_bus_expected_guesses(max_guesses: int = MAX_GUESSES, **house: str) -> Fraction:
     """The exact expected number of guesses on the questions bus, with replacement and best play
     (RTB-QB-ORDER, RTB-QB-END). Returns a Fraction (guesses).
 
@@ -507,11 +557,11 @@ def questions_bus_expected_guesses(max_guesses: int = MAX_GUESSES) -> Fraction:
         ParameterError: max_guesses outside 1–500.
     """
     max_guesses = _check_guesses(max_guesses)
-    off, _ = _qb_chain(max_guesses, "best_odds")
+    off, _ = _qb_chain(max_guesses, "best_odds", *_check_house(**house))
     return sum((1 - Fraction(off[k], 52**k) for k in range(max_guesses)), Fraction(0))
 
 
-def questions_bus_expected_points(max_guesses: int = MAX_GUESSES) -> Fraction:
+def questions_bus_expected_points(max_guesses: int = MAX_GUESSES, **house: str) -> Fraction:
     """The exact expected points on the questions bus (1 per miss, RTB-QB-MISS), with
     replacement and best play. Returns a Fraction (points).
 
@@ -519,7 +569,7 @@ def questions_bus_expected_points(max_guesses: int = MAX_GUESSES) -> Fraction:
         ParameterError: max_guesses outside 1–500.
     """
     max_guesses = _check_guesses(max_guesses)
-    _, misses = _qb_chain(max_guesses, "best_odds")
+    _, misses = _qb_chain(max_guesses, "best_odds", *_check_house(**house))
     return Fraction(misses, 52**max_guesses)
 
 
@@ -527,7 +577,7 @@ def questions_bus_expected_points(max_guesses: int = MAX_GUESSES) -> Fraction:
 # the solo gauntlet with replacement
 # ---------------------------------------------------------------------------------------------
 @lru_cache(maxsize=64)
-def _gauntlet_by_ride(streak: int, rides: int) -> tuple[Fraction, ...]:
+def _gauntlet_by_ride(streak: int, rides: int, ties: str = "lose") -> tuple[Fraction, ...]:
     """``wins[j]``: the exact chance that a lone rider wins on ride j + 1, with best play.
 
     One ride from a card of rank r (calls depend on r only) ends in a win with chance
@@ -537,7 +587,7 @@ def _gauntlet_by_ride(streak: int, rides: int) -> tuple[Fraction, ...]:
     """
     ranks = range(_RANKS)
     calls = [_best_side(_ACE - r, r)[0] for r in ranks]
-    hits = [[(r2 > r) if calls[r] else (r2 < r) for r2 in ranks] for r in ranks]
+    hits = [[_hit(calls[r], r2, r, ties) for r2 in ranks] for r in ranks]
     w = [1] * _RANKS  # from streak s = streak: already won
     m = [[0] * _RANKS for _ in ranks]
     for s in range(streak - 1, -1, -1):
@@ -558,7 +608,7 @@ def _gauntlet_by_ride(streak: int, rides: int) -> tuple[Fraction, ...]:
 
 
 @lru_cache(maxsize=64)
-def _gauntlet_optimal(streak: int, rides: int) -> Fraction:
+def _gauntlet_optimal(streak: int, rides: int, ties: str = "lose") -> Fraction:
     """The exact chance of winning the gauntlet when every call maximises that chance."""
     value: dict[tuple[int, int, int], Fraction] = {}  # (rides left, streak, rank to beat)
     for left in range(1, rides + 1):
@@ -568,7 +618,7 @@ def _gauntlet_optimal(streak: int, rides: int) -> Fraction:
                 for higher in (True, False):
                     v = Fraction(0)
                     for r2 in range(_RANKS):
-                        if (r2 > r) if higher else (r2 < r):
+                        if _hit(higher, r2, r, ties):
                             v += 1 if s + 1 == streak else value[(left, s + 1, r2)]
                         elif left > 1:
                             v += value[(left - 1, 0, r2)]
@@ -581,7 +631,9 @@ def _check_rides(rides: Any) -> int:
     return _int_arg("rides", rides, 1, 100, " (the gauntlet gives each player 10; RTB-SG-RIDES)")
 
 
-def gauntlet_win_chance(streak: int = 5, rides: int = RIDES, policy: str = "best_odds") -> Fraction:
+def gauntlet_win_chance(
+    streak: int = 5, rides: int = RIDES, policy: str = "best_odds", **house: str
+) -> Fraction:
     """The exact chance that a lone rider wins the solo gauntlet, with replacement.
 
     A ride is a higher/lower bus whose first ride starts from a freshly flipped card; a miss ends
@@ -604,12 +656,13 @@ def gauntlet_win_chance(streak: int = 5, rides: int = RIDES, policy: str = "best
         ParameterError: an argument out of range.
     """
     streak, rides, policy = _check_streak(streak), _check_rides(rides), _check_policy(policy)
+    ties, _ = _check_house(**house)
     if policy == "optimal":
-        return _gauntlet_optimal(streak, rides)
-    return sum(_gauntlet_by_ride(streak, rides), Fraction(0))
+        return _gauntlet_optimal(streak, rides, ties)
+    return sum(_gauntlet_by_ride(streak, rides, ties), Fraction(0))
 
 
-def gauntlet_win_distribution(streak: int = 5, rides: int = RIDES) -> dict[int, Fraction]:
+def gauntlet_win_distribution(streak: int = 5, rides: int = RIDES, **house: str) -> dict[int, Fraction]:
     """``{ride: P(the lone rider wins on that ride)}`` for ride = 1 … rides, with replacement and
     best play (RTB-SG-RIDE, RTB-SG-RIDES, RTB-SG-WIN). The values add up to
     :func:`gauntlet_win_chance`; the rest is the chance of losing.
@@ -618,7 +671,7 @@ def gauntlet_win_distribution(streak: int = 5, rides: int = RIDES) -> dict[int, 
         ParameterError: an argument out of range.
     """
     streak, rides = _check_streak(streak), _check_rides(rides)
-    return {j + 1: p for j, p in enumerate(_gauntlet_by_ride(streak, rides))}
+    return {j + 1: p for j, p in enumerate(_gauntlet_by_ride(streak, rides, _check_house(**house)[0]))}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -812,8 +865,10 @@ def _hl_batch(
     rides: int | None,
     piles_args: tuple,
     trace: bool = False,
+    ties: str = "lose",
 ) -> dict[str, np.ndarray]:
-    """Play ``size`` higher/lower buses (``rides is None``) or solo gauntlets in lock step.
+    """Play ``size`` higher/lower buses (``rides is None``) or solo gauntlets in lock step
+    (``ties="win"``: a card of the same rank is a hit, RTB-HR-TIES).
 
     Returns arrays per game: ``off`` (got off / won), ``guesses``, ``points`` (misses),
     ``ride`` (gauntlet: rides used, the winning ride counted), ``reshuffles``; with ``trace``
@@ -851,7 +906,8 @@ def _hl_batch(
         higher = _choose(rng, above, below)  # RTB-B-GUESS: best odds, equal counts split by a coin
         card = piles.draw()
         r2 = card >> 2
-        hit = np.where(higher, r2 > r, r2 < r)  # a tie in rank is a miss
+        # a tie in rank is a miss, or a hit under RTB-HR-TIES
+        hit = np.where(r2 == r, ties == "win", np.where(higher, r2 > r, r2 < r))
         piles.to_discard(c["beat"])  # RTB-DISCARD: the old card to beat is no longer needed
         c["beat"] = card
         c["guesses"] += 1
@@ -1105,6 +1161,7 @@ def simulate_bus(
     random_discard: int = 0,
     replacement: bool = False,
     batch: int = 100_000,
+    ties: str = "lose",
 ) -> BusSimulation:
     """Simulate ``n`` higher/lower buses on the real finite deck (vectorised numpy).
 
@@ -1136,6 +1193,8 @@ def simulate_bus(
         progress (bool): show a progress bar. batch (int): buses per vectorised batch.
         replacement (bool): draw each card uniformly from all 52, independently (the model of
             :func:`bus_off_chance`); then ``cards_out`` etc. must be empty.
+        ties (str): ``"lose"`` (default) or ``"win"`` (RTB-HR-TIES: a card of the same rank is a
+            hit).
 
     Returns:
         BusSimulation: estimates of the chance to get off, mean guesses, mean points, the chance
@@ -1146,10 +1205,11 @@ def simulate_bus(
             play, ...).
     """
     streak, max_guesses = _check_streak(streak), _check_guesses(max_guesses)
+    ties, _ = _check_house(ties=ties)
     args = _piles_args(cards_out, discard, random_out, random_discard, replacement, 2)
 
     def play(rng, size):
-        return _hl_batch(rng, size, streak, max_guesses, None, args)
+        return _hl_batch(rng, size, streak, max_guesses, None, args, ties=ties)
 
     sums, counts = _run_batches(
         n,
@@ -1241,6 +1301,7 @@ def simulate_gauntlet(
     random_out: int | None = None,
     replacement: bool = False,
     batch: int = 100_000,
+    ties: str = "lose",
 ) -> GauntletSimulation:
     """Simulate ``n`` solo gauntlets of a lone rider on the real finite deck (vectorised numpy).
 
@@ -1258,6 +1319,7 @@ def simulate_gauntlet(
     Args:
         n (int): gauntlets, at least 2. streak (int): the target (game: 3–7). rides (int): 1–100
             (game: 10). seed (int). progress (bool). batch (int): gauntlets per numpy batch.
+        ties (str): ``"lose"`` (default) or ``"win"`` (RTB-HR-TIES: a card of the same rank is a hit).
 
     Returns:
         GauntletSimulation: the win chance, mean guesses, reshuffle chance, wins by ride.
@@ -1266,13 +1328,14 @@ def simulate_gauntlet(
         ParameterError: bad arguments.
     """
     streak, rides = _check_streak(streak), _check_rides(rides)
+    ties, _ = _check_house(ties=ties)
     cards_out = _card_list(cards_out, "cards_out")
     if random_out is None:
         random_out = 0 if replacement or cards_out else 4
     args = _piles_args(cards_out, (), random_out, 0, replacement, 2)
 
     def play(rng, size):
-        return _hl_batch(rng, size, streak, None, rides, args)
+        return _hl_batch(rng, size, streak, None, rides, args, ties=ties)
 
     sums, counts = _run_batches(
         n,

@@ -33,6 +33,15 @@ def rank(card: int) -> int:
     return card // 4
 
 
+def rank_order(card: int, aces: str = "high") -> int:
+    """Where ``card``'s rank sits in the order used for higher/lower and inside/outside: 0 (lowest)
+    … 12 (highest). ``aces="high"`` (RTB-SETUP-DECK): the rank index, 2 lowest, A highest;
+    ``aces="low"`` (RTB-HR-ACES): A is 0, below 2, and K is 12. Never wraps."""
+    if aces == "low":
+        return (card // 4 + 1) % 13
+    return card // 4
+
+
 def suit(card: int) -> int:
     """Suit index 0–3 (clubs, diamonds, hearts, spades) of ``card``."""
     return card % 4

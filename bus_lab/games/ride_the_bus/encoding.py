@@ -54,6 +54,9 @@ def max_game_length(game) -> int:
       matching card is met before the draw pile (at most 52 cards) runs out, or after one reshuffle
       before the reshuffled pile (at most 52) runs out, so a spot takes at most ``104`` flips; eight
       spots, plus one give per matched row card: ``8 * 104 + 4 n``.
+    * Played cards that stay in their rows (RTB-HR-STAY): a row card can be played again on every
+      flip of its rank, but a flip's rank has at most 3 other cards, so each flip or spot makes at
+      most 3 gives: ``4 n`` becomes ``3 * 10`` on the pyramid and ``3 * 8`` on the Give & Take board.
     * The bus (RTB-B-END, RTB-QB-END): at most 40 guesses, each a guess and a draw, plus the first
       card of the higher/lower bus: ``81``.
     * The gauntlet (RTB-SG-RIDES, RTB-SG-WIN): ``10 n`` rides; a ride is at most ``streak − 1``
@@ -64,10 +67,11 @@ def max_game_length(game) -> int:
     part1 = 4 * (3 if n > 1 else 2) * n
     if game.params["mode"] == "gauntlet":
         return part1 + 1 + 2 * RIDES_EACH * n * game.params["streak"]
+    stay = game.params.get("played_cards") == "stay"
     if game.params["board"] == "give_and_take":
-        part2 = GIVE_TAKE_SPOTS * 2 * DECK + 4 * n
+        part2 = GIVE_TAKE_SPOTS * 2 * DECK + (3 * GIVE_TAKE_SPOTS if stay else 4 * n)
     else:
-        part2 = PYRAMID_CARDS + 4 * n
+        part2 = PYRAMID_CARDS + (3 * PYRAMID_CARDS if stay else 4 * n)
     bus = 2 * MAX_BUS_GUESSES + (1 if game.params["bus"] == "higher_lower" else 0)
     return part1 + part2 + bus
 

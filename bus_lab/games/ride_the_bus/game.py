@@ -14,6 +14,17 @@ from bus_lab.engine.core import Game, Param
 from bus_lab.engine.errors import InputTypeError, ParameterError
 
 
+class _Params(dict):
+    """The game's params: a house rule at its standard value is not stored (so it is not saved,
+    compared or shown), but reading it gives that standard value (``params["ties"] == "lose"``)."""
+
+    def __missing__(self, key: str) -> Any:
+        for p in RideTheBusGame.PARAMS:
+            if p.name == key and key in RideTheBusGame.HOUSE_RULES:
+                return p.default
+        raise KeyError(key)
+
+
 class RideTheBusGame(Game):
     """Ride the Bus with its table settings.
 
@@ -26,6 +37,26 @@ class RideTheBusGame(Game):
         streak (int): hits in a row that end the bus, 3–7, default 5 (RTB-B-END).
         mode (str): ``"classic"`` (default) or ``"gauntlet"`` (RTB-SG-*: Part 1, then 10 rides each;
             ``board``, ``row_points`` and ``bus`` must stay at their defaults).
+
+    House rules (RTB-HR-*; the defaults are the base rules, and every exact figure of
+    :mod:`.odds` follows them):
+
+        ties (str): ``"lose"`` (default) or ``"win"``: the same rank is right for higher and for
+            lower, on question 2, the bus and the gauntlet's rides (RTB-HR-TIES).
+        inside (str): ``"strict"`` (default) or ``"inclusive"``: a card matching either of the
+            first two ranks counts as inside, on question 3 and the questions bus (RTB-HR-INSIDE).
+        aces (str): ``"high"`` (default) or ``"low"``: A below 2, K highest (RTB-HR-ACES).
+        pyramid_order (str): ``"bottom_up"`` (default) or ``"top_down"``: the top card first,
+            each row keeping its points (RTB-HR-FLIP). Only on the pyramid board in classic mode:
+            the Give & Take board and the gauntlet have no pyramid, so a non-default value there is
+            refused.
+        played_cards (str): ``"leave"`` (default) or ``"stay"``: a card played in Part 2 stays in
+            its row and plays again on every later flip of its rank (RTB-HR-STAY). Only in classic
+            mode (either board): the gauntlet has no Part 2, so ``"stay"`` is refused there.
+
+    A house rule at its standard value is not stored in :attr:`params` (so ``load_game("ride_the_bus")``
+    has the same params, equality, ``repr`` and saved records as before these options existed), but
+    ``params["ties"]`` still reads ``"lose"``; :meth:`house_rules` gives all five.
 
     Raises:
         ParameterError: unknown name or a value outside the allowed ones.
@@ -42,7 +73,27 @@ class RideTheBusGame(Game):
         Param("bus", "higher_lower", "Part 3 bus", choices=("higher_lower", "questions")),
         Param("streak", 5, "hits in a row to get off the bus", bounds=(3, 7)),
         Param("mode", "classic", "classic game or solo gauntlet", choices=("classic", "gauntlet")),
+        Param("ties", "lose", "a card of the same rank on higher/lower", choices=("lose", "win")),
+        Param("inside", "strict", "a card matching the first two ranks", choices=("strict", "inclusive")),
+        Param("aces", "high", "where aces rank", choices=("high", "low")),
+        Param("pyramid_order", "bottom_up", "pyramid flip order", choices=("bottom_up", "top_down")),
+        Param("played_cards", "leave", "cards played in Part 2", choices=("leave", "stay")),
     )
+
+    #: The house rules (RTB-HR-*), by option name.
+    HOUSE_RULES = ("ties", "inside", "aces", "pyramid_order", "played_cards")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        defaults = {p.name: p.default for p in self.PARAMS}
+        kept = {k: v for k, v in self.params.items() if k not in self.HOUSE_RULES or v != defaults[k]}
+        self.params = _Params(kept)
+
+    def house_rules(self) -> dict[str, str]:
+        """All five house rules in force, standard ones included, e.g. ``{"ties": "lose", "inside":
+        "strict", "aces": "high", "pyramid_order": "bottom_up", "played_cards": "leave"}``."""
+        defaults = {p.name: p.default for p in self.PARAMS}
+        return {name: self.params.get(name, defaults[name]) for name in self.HOUSE_RULES}
 
     def _check_params(self, values: dict[str, Any]) -> None:
         if values["mode"] == "gauntlet":
@@ -53,7 +104,20 @@ class RideTheBusGame(Game):
                     f"{', '.join(f'{k}={values[k]!r}' for k in clash)} does not apply in mode='gauntlet': the "
                     f"gauntlet has no Part 2 and always rides higher/lower; leave it at its default (RTB-SG-FLOW)"
                 )
+            house = [k for k in ("pyramid_order", "played_cards") if values[k] != defaults[k]]
+            if house:
+                raise ParameterError(
+                    f"{', '.join(f'{k}={values[k]!r}' for k in house)} does not apply in mode='gauntlet': the "
+                    "gauntlet has no Part 2, so no card is flipped on a pyramid or played from a row; leave it "
+                    "at its default (RTB-SG-FLOW, RTB-HR-FLIP, RTB-HR-STAY)"
+                )
             return
+        if values["board"] == "give_and_take" and values["pyramid_order"] != "bottom_up":
+            raise ParameterError(
+                f"pyramid_order={values['pyramid_order']!r} does not apply with board='give_and_take': that "
+                "board has no pyramid (its spots are played in order, RTB-GT-LAYOUT); leave it at "
+                "'bottom_up' (RTB-HR-FLIP)"
+            )
         if values["mode"] != "classic":
             return
         players = values["players"]

@@ -43,6 +43,8 @@ def _seats(seats: list[int]) -> str:
 
 # -- setup and scoring -------------------------------------------------------------------------
 def _setup_deck(d: Data) -> str:
+    if d.get("aces") == "low":
+        return "One standard 52-card deck is shuffled; aces are low (A lowest, K highest)."
     return "One standard 52-card deck is shuffled; aces are high (2 lowest, A highest)."
 
 
@@ -137,7 +139,10 @@ def _p_layout(d: Data) -> str:
 
 
 def _p_flip(d: Data) -> str:
-    return f"Pyramid card {d['index'] + 1} of 10 (row {d['row']}) is flipped: {_label(d['card'])}."
+    text = f"Pyramid card {d['index'] + 1} of 10 (row {d['row']}) is flipped: {_label(d['card'])}."
+    if d.get("order") == "RTB-HR-FLIP":
+        return text[:-1] + " (house rule: the top row first)."
+    return text
 
 
 def _p_match(d: Data) -> str:
@@ -319,7 +324,32 @@ def _sg_win(d: Data) -> str:
 
 
 #: The sentence of each rule ID, from the event's data.
+# -- house rules -------------------------------------------------------------------------------
+_HOUSE_WORDS = {
+    ("ties", "win"): "a card of the same rank counts as right for higher or lower",
+    ("inside", "inclusive"): "a card matching either of the first two ranks counts as inside",
+    ("aces", "low"): "aces are low (A below 2, K highest)",
+    ("pyramid_order", "top_down"): "the pyramid is flipped from the top card down",
+    ("played_cards", "stay"): "played cards stay in their row and play again on every later match",
+}
+
+
+def _house_rule(d: Data) -> str:
+    words = _HOUSE_WORDS[(d["option"], d["setting"])]
+    if "guess" in d:
+        outcome = "right" if d["right"] else "wrong"
+        return f"House rule: {words}, so {d['guess']} is {outcome} with {_label(d['card'])}."
+    if "seat" in d:
+        return f"House rule: {_names(d['cards'])} stay{'s' if len(d['cards']) == 1 else ''} in {seat_name(d['seat'])}'s row."
+    return f"House rule: {words}."
+
+
 SENTENCES: dict[str, Callable[[Data], str]] = {
+    "RTB-HR-TIES": _house_rule,
+    "RTB-HR-INSIDE": _house_rule,
+    "RTB-HR-ACES": _house_rule,
+    "RTB-HR-FLIP": _house_rule,
+    "RTB-HR-STAY": _house_rule,
     "RTB-SETUP-DECK": _setup_deck,
     "RTB-SETUP-PLAYERS": _setup_players,
     "RTB-SCORE-LOW": _score_low,

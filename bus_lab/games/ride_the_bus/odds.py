@@ -3,7 +3,10 @@
 Assumptions (rules RTB-Q1 … RTB-Q4, RTB-B-GUESS): the next card is equally likely to be any
 card of the draw pile; every card on the table (every row, flipped pyramid cards, the bus, the
 discard pile) is face up and counted, so the draw pile is exactly the cards the guessing seat
-has not seen since the last reshuffle (RTB-DECK-EMPTY). A tie in rank loses.
+has not seen since the last reshuffle (RTB-DECK-EMPTY). Whether a card makes a guess right is the
+engine's own rule under the table's house rules: a tie in rank loses by default and wins under
+RTB-HR-TIES; a card matching the first two ranks is inside under RTB-HR-INSIDE; aces rank low under
+RTB-HR-ACES.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def guess_odds_fast(state: State) -> dict[int, Fraction]:
     the draw pile now (``state.draw``), and the cards it is compared against are
     ``state.guess_reference()``; each guess's chance is the count of draw-pile cards that
     :func:`~bus_lab.games.ride_the_bus.state.judge` calls right, over the pile's size (the cards
-    that ``judge`` calls right for a guess and reference are kept, 4,096 pairs at most). With an
+    that ``judge`` calls right for a guess, reference and house rules are kept, 16,384 at most). With an
     empty draw pile (the discard pile is reshuffled when the guess is made) and for a state that is
     not a Ride the Bus state, this is :func:`guess_odds` itself. ``tests/test_fast_paths.py`` checks
     both give the very same Fractions at every guess of seeded games of every variant.
@@ -88,15 +91,21 @@ def guess_odds_fast(state: State) -> dict[int, Fraction]:
     if not guesses:
         raise ValueError(f"no guess is being made now: {state.status()}")
     against = tuple(reference())
+    rules = tuple(sorted(getattr(state, "judge_rules", {}).items()))
     return {
-        guess: Fraction(len(_right_cards(guess, against).intersection(draw)), len(draw)) for guess in guesses
+        guess: Fraction(len(_right_cards(guess, against, rules).intersection(draw)), len(draw))
+        for guess in guesses
     }
 
 
-@lru_cache(maxsize=4096)
-def _right_cards(guess: int, reference: tuple[int, ...]) -> frozenset[int]:
-    """The cards (0–51) that make ``guess`` right against ``reference`` (:func:`judge` on each)."""
-    return frozenset(card for card in C.DECK if judge(guess, card, list(reference)))
+@lru_cache(maxsize=16384)
+def _right_cards(
+    guess: int, reference: tuple[int, ...], rules: tuple[tuple[str, str], ...] = ()
+) -> frozenset[int]:
+    """The cards (0–51) that make ``guess`` right against ``reference`` (:func:`judge` on each,
+    under the house rules ``rules``: ``(option, setting)`` pairs, RTB-HR-TIES, RTB-HR-INSIDE,
+    RTB-HR-ACES)."""
+    return frozenset(card for card in C.DECK if judge(guess, card, list(reference), **dict(rules)))
 
 
 def best_guess(state: State) -> tuple[int, Fraction]:

@@ -14,6 +14,14 @@ Assumptions shared by every function here (they are the engine's rules, see ``ju
 * every dealt card is face up: a guesser may count every card seen so far;
 * the next card is equally likely to be any card the guesser has not seen.
 
+House rules (keywords ``ties``, ``inside``, ``aces`` of the lone-player functions, the game's options
+of the same names): ``ties="win"`` makes the same rank right for both "higher" and "lower"
+(RTB-HR-TIES); ``inside="inclusive"`` makes a card matching either of the first two ranks count as
+inside (with a pair, inside wins only on that rank) (RTB-HR-INSIDE); ``aces="low"`` puts A below 2
+(RTB-HR-ACES). :func:`table_question_right_chances` and the exact figures of
+:func:`seat_expectations` follow them too; the simulations (:func:`simulate_part1`,
+:func:`simulate_seat`) play the base rules only.
+
 Policies (how the guesser picks):
 
 * ``"best_odds"``: the guess most likely to be right given every card the guesser sees (what the
@@ -140,12 +148,32 @@ def _parse_seen(seen: Iterable[str | int]) -> frozenset[int]:
     return frozenset(out)
 
 
-def _masks(seen: frozenset[int]) -> tuple[int, int, int, int]:
-    """Unseen cards as one 13-bit rank mask per suit (clubs, diamonds, hearts, spades)."""
+def _masks(seen: frozenset[int], aces: str = "high") -> tuple[int, int, int, int]:
+    """Unseen cards as one 13-bit mask per suit (clubs, diamonds, hearts, spades); bit ``k`` is the
+    rank in place ``k`` of the order (:func:`.cards.rank_order`: A is bit 0 when aces are low)."""
     masks = [_FULL] * 4
     for card in seen:
-        masks[C.suit(card)] &= ~(1 << C.rank(card))
+        masks[C.suit(card)] &= ~(1 << C.rank_order(card, aces))
     return tuple(masks)  # type: ignore[return-value]
+
+
+#: The house rules these functions follow, with their choices (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES).
+HOUSE_CHOICES = {"ties": ("lose", "win"), "inside": ("strict", "inclusive"), "aces": ("high", "low")}
+
+
+def _check_house(**rules: str) -> None:
+    for name, value in rules.items():
+        if name not in HOUSE_CHOICES:
+            raise ValueError(f"{name!r} is not a house rule here: use ties, inside or aces")
+        if value not in HOUSE_CHOICES[name]:
+            raise ValueError(
+                f"{name}={value!r}: use one of {', '.join(repr(c) for c in HOUSE_CHOICES[name])}"
+            )
+
+
+def _order_code(place: int, aces: str) -> str:
+    """The rank code in place ``place`` (0 lowest) of the order (A first when aces are low)."""
+    return C.RANKS[(place - 1) % 13] if aces == "low" else C.RANKS[place]
 
 
 def _rank_code(r: int) -> str:
@@ -166,44 +194,56 @@ def q1_table() -> dict[str, Fraction]:
     return {"red": Fraction(red, 52), "black": Fraction(52 - red, 52)}
 
 
-def q2_table() -> dict[str, dict[str, Fraction]]:
+def q2_table(ties: str = "lose", aces: str = "high") -> dict[str, dict[str, Fraction]]:
     """RTB-Q2 for a lone player: P(right) of "higher" and "lower" given the first card's rank.
 
     Assumptions: the player sees only their own first card, so 51 cards are unseen; a card of the
     same rank is wrong for both guesses (ties lose), so the two chances add up to 48/51.
 
+    House rules: ``ties="win"`` (RTB-HR-TIES) adds the 3 cards of the same rank to both guesses
+    (the two chances then add up to 54/51); ``aces="low"`` (RTB-HR-ACES) puts A below 2.
+
     Returns:
         ``{rank code: {"higher": Fraction, "lower": Fraction}}`` for rank codes ``"2"`` … ``"9"``,
-        ``"T"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``. The best guess is right with the larger chance,
-        e.g. 28/51 after a 7 (higher) and 16/17 = 48/51 after a 2.
+        ``"T"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"`` (in order from lowest; A first when aces are
+        low). The best guess is right with the larger chance, e.g. 28/51 after a 7 (higher) and
+        16/17 = 48/51 after a 2.
     """
+    _check_house(ties=ties, aces=aces)
+    same = 3 if ties == "win" else 0
     table = {}
-    for r in range(13):
-        higher = 4 * (12 - r)  # four of each rank above
-        lower = 4 * r
-        table[_rank_code(r)] = {"higher": Fraction(higher, 51), "lower": Fraction(lower, 51)}
+    for r in range(13):  # r: the place of the first card's rank in the order
+        higher = 4 * (12 - r) + same  # four of each rank above
+        lower = 4 * r + same
+        table[_order_code(r, aces)] = {"higher": Fraction(higher, 51), "lower": Fraction(lower, 51)}
     return table
 
 
-def q3_table() -> dict[tuple[str, str], dict[str, Fraction]]:
+def q3_table(inside: str = "strict", aces: str = "high") -> dict[tuple[str, str], dict[str, Fraction]]:
     """RTB-Q3 for a lone player: P(right) of "inside" and "outside" given the first two ranks.
 
     Assumptions: the player sees only their own two cards, so 50 cards are unseen; a card matching
     either rank is wrong for both guesses (ties lose); with two equal ranks "inside" has chance 0
     and "outside" wins on any other rank (48 of 50).
 
+    House rules: ``inside="inclusive"`` (RTB-HR-INSIDE) adds the unseen cards of the two ranks
+    (6, or 2 for a pair) to "inside"; ``aces="low"`` (RTB-HR-ACES) puts A below 2.
+
     Returns:
         ``{(first rank code, second rank code): {"inside": Fraction, "outside": Fraction}}`` for all
         169 ordered pairs (the order of the two cards does not change the odds). With 2 and A the
         best guess (inside) is right with 44/50 = 22/25; with 7 and 7, outside: 48/50 = 24/25.
     """
+    _check_house(inside=inside, aces=aces)
     table = {}
-    for r1, r2 in product(range(13), repeat=2):
+    for r1, r2 in product(range(13), repeat=2):  # places in the order
         lo, hi = min(r1, r2), max(r1, r2)
-        inside = 4 * max(hi - lo - 1, 0)
+        n_in = 4 * max(hi - lo - 1, 0)
+        if inside == "inclusive":
+            n_in += 2 if lo == hi else 6  # the unseen cards of the two ranks
         outside = 4 * lo + 4 * (12 - hi)  # ranks below lo and above hi, all four cards unseen
-        table[(_rank_code(r1), _rank_code(r2))] = {
-            "inside": Fraction(inside, 50),
+        table[(_order_code(r1, aces), _order_code(r2, aces))] = {
+            "inside": Fraction(n_in, 50),
             "outside": Fraction(outside, 50),
         }
     return table
@@ -263,9 +303,13 @@ def _stage3(classes: tuple[tuple[int, int, int], ...], policy: str) -> tuple[tup
     return tuple(sorted(acc.items()))
 
 
-def _q3_key(masks: tuple[int, ...], lo: int, hi: int) -> tuple[tuple[int, int, int], ...]:
+def _q3_key(
+    masks: tuple[int, ...], lo: int, hi: int, inside: str = "strict"
+) -> tuple[tuple[int, int, int], ...]:
     between = _bits(lo + 1, hi)
     ends = (1 << lo) | (1 << hi)
+    if inside == "inclusive":  # RTB-HR-INSIDE: the two ranks count as inside
+        between, ends = between | ends, 0
     out = []
     for m in masks:
         n_in = _pop(m & between)
@@ -275,9 +319,13 @@ def _q3_key(masks: tuple[int, ...], lo: int, hi: int) -> tuple[tuple[int, int, i
 
 
 @cache
-def _stage2(r1: int, masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], ...]:
+def _stage2(
+    r1: int, masks: tuple[int, ...], policy: str, ties: str = "lose", inside: str = "strict"
+) -> tuple[tuple[int, Fraction], ...]:
     """RTB-Q2. Key: the first rank and the unseen cards as four suit masks, sorted."""
     above, below = _bits(r1 + 1, 13), _bits(0, r1)
+    if ties == "win":  # RTB-HR-TIES: the same rank is right for both guesses
+        above, below = above | 1 << r1, below | 1 << r1
     higher = sum(_pop(m & above) for m in masks)
     lower = sum(_pop(m & below) for m in masks)
     pi_hi, pi_lo = _split((higher, lower), policy)
@@ -288,8 +336,16 @@ def _stage2(r1: int, masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fr
             if m >> r2 & 1:
                 left = list(masks)
                 left[s] &= ~(1 << r2)
-                right = pi_hi if r2 > r1 else pi_lo if r2 < r1 else Fraction(0)
-                key = (_q3_key(left, min(r1, r2), max(r1, r2)), right)
+                right = (
+                    pi_hi
+                    if r2 > r1
+                    else pi_lo
+                    if r2 < r1
+                    else pi_hi + pi_lo
+                    if ties == "win"
+                    else Fraction(0)
+                )
+                key = (_q3_key(left, min(r1, r2), max(r1, r2), inside), right)
                 groups[key] = groups.get(key, 0) + 1
     acc: dict[int, Fraction] = {}
     for (key3, right), count in groups.items():
@@ -298,7 +354,9 @@ def _stage2(r1: int, masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fr
 
 
 @cache
-def _stage1(masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], ...]:
+def _stage1(
+    masks: tuple[int, ...], policy: str, ties: str = "lose", inside: str = "strict"
+) -> tuple[tuple[int, Fraction], ...]:
     """RTB-Q1. Key: the unseen cards as four suit masks (colour matters here, so not sorted)."""
     red = sum(_pop(masks[s]) for s in _RED_SUITS)
     total = sum(_pop(m) for m in masks)
@@ -314,12 +372,17 @@ def _stage1(masks: tuple[int, ...], policy: str) -> tuple[tuple[int, Fraction], 
                 groups[key] = groups.get(key, 0) + 1
     acc: dict[int, Fraction] = {}
     for (r1, key2, right), count in groups.items():
-        _extend(acc, Fraction(count, total), right, _stage2(r1, key2, policy))
+        _extend(acc, Fraction(count, total), right, _stage2(r1, key2, policy, ties, inside))
     return tuple(sorted(acc.items()))
 
 
 def part1_pattern_distribution(
-    policy: str = "best_odds", seen: Iterable[str | int] = ()
+    policy: str = "best_odds",
+    seen: Iterable[str | int] = (),
+    *,
+    ties: str = "lose",
+    inside: str = "strict",
+    aces: str = "high",
 ) -> dict[tuple[bool, ...], Fraction]:
     """Exact joint chance of each right/wrong pattern of the four questions, for a lone player.
 
@@ -328,6 +391,8 @@ def part1_pattern_distribution(
         seen (Iterable[str | int]): extra face-up cards the player sees from the start and never
             sees change (card codes such as ``"7H"`` or ints 0–51), e.g. cards already on the table.
             Default: none (a fresh deck).
+        ties, inside, aces (str): the house rules (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES; see the
+            module docstring); the defaults are the base rules.
 
     Returns:
         ``{(q1 right, q2 right, q3 right, q4 right): Fraction}``, only patterns with a chance above
@@ -337,12 +402,13 @@ def part1_pattern_distribution(
         ValueError: an unknown policy, a bad or repeated card, or more than 48 seen cards.
     """
     policy = _check_policy(policy)
-    masks = _masks(_parse_seen(seen))
-    dist = _stage1(masks, policy)
+    _check_house(ties=ties, inside=inside, aces=aces)
+    masks = _masks(_parse_seen(seen), aces)
+    dist = _stage1(masks, policy, ties, inside)
     return {tuple(not (pattern >> k) & 1 for k in range(4)): p for pattern, p in dist}
 
 
-def all_four_right(policy: str = "best_odds", seen: Iterable[str | int] = ()) -> Fraction:
+def all_four_right(policy: str = "best_odds", seen: Iterable[str | int] = (), **house: str) -> Fraction:
     """Exact chance that a lone player answers all four questions right (RTB-Q1 … RTB-Q4).
 
     Assumptions: the player sees their own row and the ``seen`` cards, nothing else; each card is
@@ -353,6 +419,7 @@ def all_four_right(policy: str = "best_odds", seen: Iterable[str | int] = ()) ->
     Args:
         policy (str): ``"best_odds"`` (default) or ``"random"``.
         seen (Iterable[str | int]): extra face-up cards (codes or ints), default none.
+        **house: the house rules ``ties``, ``inside``, ``aces`` (as :func:`part1_pattern_distribution`).
 
     Returns:
         a Fraction: on a fresh deck 788/12495 (about 0.0631) under ``"best_odds"`` and 11/425 (about
@@ -365,10 +432,12 @@ def all_four_right(policy: str = "best_odds", seen: Iterable[str | int] = ()) ->
     Memoised on canonical keys (unseen counts by rank class and suit); a fresh deck takes well
     under 0.1 s the first time.
     """
-    return part1_pattern_distribution(policy, seen).get((True, True, True, True), Fraction(0))
+    return part1_pattern_distribution(policy, seen, **house).get((True, True, True, True), Fraction(0))
 
 
-def question_right_chances(policy: str = "best_odds", seen: Iterable[str | int] = ()) -> dict[int, Fraction]:
+def question_right_chances(
+    policy: str = "best_odds", seen: Iterable[str | int] = (), **house: str
+) -> dict[int, Fraction]:
     """Exact chance that a lone player answers each question right, question by question.
 
     Same assumptions and arguments as :func:`all_four_right`.
@@ -377,12 +446,12 @@ def question_right_chances(policy: str = "best_odds", seen: Iterable[str | int] 
         ``{1: P(Q1 right), 2: …, 3: …, 4: …}`` as Fractions (RTB-Q1 … RTB-Q4). On a fresh deck
         under ``"best_odds"``, Q1 is 1/2 and Q4 is 13/49.
     """
-    dist = part1_pattern_distribution(policy, seen)
+    dist = part1_pattern_distribution(policy, seen, **house)
     return {k + 1: sum((p for pattern, p in dist.items() if pattern[k]), Fraction(0)) for k in range(4)}
 
 
 def part1_points_distribution(
-    policy: str = "best_odds", seen: Iterable[str | int] = ()
+    policy: str = "best_odds", seen: Iterable[str | int] = (), **house: str
 ) -> dict[int, Fraction]:
     """Exact distribution of the points a lone player takes in Part 1 (RTB-Q-WRONG).
 
@@ -394,20 +463,22 @@ def part1_points_distribution(
         exactly 1). ``[0]`` is :func:`all_four_right`.
     """
     out: dict[int, Fraction] = {}
-    for pattern, p in part1_pattern_distribution(policy, seen).items():
+    for pattern, p in part1_pattern_distribution(policy, seen, **house).items():
         points = sum(POINTS[k] for k in range(4) if not pattern[k])
         out[points] = out.get(points, Fraction(0)) + p
     return dict(sorted(out.items()))
 
 
-def expected_part1_points(policy: str = "best_odds", seen: Iterable[str | int] = ()) -> Fraction:
+def expected_part1_points(
+    policy: str = "best_odds", seen: Iterable[str | int] = (), **house: str
+) -> Fraction:
     """Exact expected points (a Fraction, in points) a lone player takes for wrong guesses in Part 1.
 
     Expected points = Σ_k points_k · P(question k wrong) (RTB-Q-WRONG; 1, 2, 3, 4 points at stake;
     a lone player gives nothing away for right guesses, RTB-Q-RIGHT). Same assumptions and arguments
     as :func:`all_four_right`.
     """
-    chances = question_right_chances(policy, seen)
+    chances = question_right_chances(policy, seen, **house)
     return sum((POINTS[k - 1] * (1 - p) for k, p in chances.items()), Fraction(0))
 
 
@@ -446,7 +517,9 @@ def _best_after_reveals(sizes: tuple[int, ...], guesses: int, m: int) -> Fractio
     return Fraction(numerator, math.comb(total, m) * (total - m))
 
 
-def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]:
+def table_question_right_chances(
+    players: int, seat: int, *, ties: str = "lose", inside: str = "strict", aces: str = "high"
+) -> dict[int, Fraction]:
     """Exact chance that seat ``seat`` answers each question right when it counts every card it sees.
 
     The seat guesses best odds (``"best_odds"``) using its own row and every card already dealt into the
@@ -456,9 +529,15 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
     the chance is an average over a multivariate hypergeometric draw of the unseen counts
     (colours for Q1; higher/lower/tie for Q2; inside/outside/tie for Q3; suits for Q4). Ties lose.
 
+    House rules: with ``ties="win"`` (RTB-HR-TIES) the unseen cards of the first card's rank count
+    for both guesses, so the best guess gains their expected share, 3/51 whatever was revealed;
+    with ``inside="inclusive"`` (RTB-HR-INSIDE) the tie class joins "inside"; ``aces="low"``
+    (RTB-HR-ACES) only relabels the ranks and changes nothing.
+
     Args:
         players (int): players at the table, 1–8.
         seat (int): the seat, 0 … players - 1.
+        ties, inside, aces (str): the house rules (see the module docstring).
 
     Returns:
         ``{1: Fraction, 2: …, 3: …, 4: …}``. With ``players=1`` these equal
@@ -468,12 +547,15 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
         ValueError: ``players`` or ``seat`` out of range.
     """
     _check_table(players, seat)
+    _check_house(ties=ties, inside=inside, aces=aces)
     m = [_seen_before(players, seat, k) for k in (1, 2, 3, 4)]
     q1 = _best_after_reveals((26, 26), 2, m[0])
     q2 = sum(
         (Fraction(1, 13) * _best_after_reveals((4 * (12 - r), 4 * r, 3), 2, m[1]) for r in range(13)),
         Fraction(0),
     )
+    if ties == "win":  # max(higher + t, lower + t) = max(higher, lower) + t; E[t] / cards left = 3/51
+        q2 += Fraction(3, 51)
     q3 = Fraction(0)
     for r1, r2 in product(range(13), repeat=2):
         lo, hi = min(r1, r2), max(r1, r2)
@@ -482,6 +564,8 @@ def table_question_right_chances(players: int, seat: int) -> dict[int, Fraction]
         else:
             chance = Fraction(1, 13) * Fraction(4, 51)
             sizes = (4 * (hi - lo - 1), 4 * lo + 4 * (12 - hi), 6)
+        if inside == "inclusive":  # RTB-HR-INSIDE: the cards of the two ranks count as inside
+            sizes = (sizes[0] + sizes[2], sizes[1])
         q3 += chance * _best_after_reveals(sizes, 2, m[2])
     deals = math.comb(52, 3)  # the suits of your three cards: three of one suit, 2 + 1, or 1 + 1 + 1
     q4 = (
@@ -535,6 +619,7 @@ def seat_expectations(
     n: int = 200_000,
     seed: int = 0,
     progress: bool = False,
+    **house: str,
 ) -> SeatExpectations:
     """Chance of four right answers and expected own wrong-guess points for one seat at a table.
 
@@ -551,6 +636,10 @@ def seat_expectations(
             the simulation (``all_four_right`` is then ``None`` when it is not exact).
         seed (int): seed of that simulation.
         progress (bool): show a progress bar while simulating.
+        **house: the house rules ``ties``, ``inside``, ``aces`` (RTB-HR-TIES, RTB-HR-INSIDE,
+            RTB-HR-ACES): the exact figures follow them; the simulation follows the base rules only,
+            so with a house rule in force a table's ``"best_odds"`` figure needs ``n=0``
+            (``all_four_right`` is then ``None``).
 
     Returns:
         a :class:`SeatExpectations`. **Exact** (Fractions): each question's chance and the
@@ -568,21 +657,27 @@ def seat_expectations(
     _check_table(players, seat)
     policy = _check_policy(policy, TABLE_POLICIES)
     lone_policy = "random" if policy == "random" else "best_odds"
+    _check_house(**house)
     if policy != "best_odds" or players == 1:
-        chances = question_right_chances(lone_policy)
+        chances = question_right_chances(lone_policy, **house)
         return SeatExpectations(
             players,
             seat,
             policy,
             chances,
-            expected_part1_points(lone_policy),
-            all_four_right(lone_policy),
+            expected_part1_points(lone_policy, **house),
+            all_four_right(lone_policy, **house),
             True,
         )
-    chances = table_question_right_chances(players, seat)
+    chances = table_question_right_chances(players, seat, **house)
     expected = sum((POINTS[k - 1] * (1 - p) for k, p in chances.items()), Fraction(0))
     if n == 0:
         return SeatExpectations(players, seat, policy, chances, expected, None, False)
+    if any(house.get(k, v) != v for k, v in (("ties", "lose"), ("inside", "strict"), ("aces", "high"))):
+        raise ValueError(
+            "the table simulation follows the base rules only: with house rules, pass n=0 for the exact "
+            "figures (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES)"
+        )
     sim = simulate_seat(n, seed, players=players, seat=seat, policy=policy, progress=progress)
     return SeatExpectations(
         players, seat, policy, chances, expected, sim["all_four_right"], False, sim["expected_points"]

@@ -28,6 +28,15 @@ Assumptions, stated once for every function here:
   how many of each rank are still unseen. Exact figures are :class:`fractions.Fraction`, computed
   with integer counts over the common denominator and memoised on that canonical key.
 
+House rules (keywords ``pyramid_order`` and ``played_cards`` of :func:`pyramid_odds`,
+:func:`pyramid_fresh_deck` and :func:`row_weights`; :func:`pyramid_odds_from_state` reads them from the
+game): ``pyramid_order="top_down"`` flips the top card first, then the rows of 2, 3 and 4, each row
+keeping its points (RTB-HR-FLIP); ``played_cards="stay"`` leaves played cards in their rows, so every
+flip of a held rank plays all of that rank's cards again and the rows never change (RTB-HR-STAY):
+each flip's figures then depend on that flip alone, the rider's cards are the longest row, and the
+order of the flips changes only which flips carry which row's points. The simulations follow the base
+rules only.
+
 Simulations (numpy, imported only when a simulation runs) take a seed, use their own
 ``numpy.random.Generator`` and return :class:`~bus_lab.prob.montecarlo.Estimate` objects under the
 same keys as :meth:`PyramidOdds.as_dict` (see :data:`FIGURES`).
@@ -50,6 +59,7 @@ __all__ = [
     "FLIPS",
     "PyramidOdds",
     "row_weights",
+    "flip_rows",
     "first_appearance",
     "pyramid_odds",
     "pyramid_odds_from_state",
@@ -75,14 +85,39 @@ FIGURES = (
     + tuple(f"rider_cards={k}" for k in range(ROW_SIZE + 1))
 )
 ROW_POINTS = ("escalating", "flat")
+PYRAMID_ORDER = ("bottom_up", "top_down")
+PLAYED_CARDS = ("leave", "stay")
 
 
-def row_weights(row_points: str = "escalating") -> tuple[int, ...]:
+def flip_rows(pyramid_order: str = "bottom_up") -> tuple[int, ...]:
+    """Pyramid row (1 = bottom … 4 = top) of each flip, in flip order: :data:`FLIP_ROWS`, or
+    ``(4, 3, 3, 2, 2, 2, 1, 1, 1, 1)`` when the top is flipped first (RTB-HR-FLIP).
+
+    Raises:
+        ValueError: another value of ``pyramid_order``.
+    """
+    if pyramid_order not in PYRAMID_ORDER:
+        raise ValueError(
+            f"pyramid_order={pyramid_order!r} is not allowed: use 'bottom_up' or 'top_down' (RTB-HR-FLIP)"
+        )
+    return FLIP_ROWS if pyramid_order == "bottom_up" else FLIP_ROWS[::-1]
+
+
+def _check_played(played_cards: str) -> bool:
+    """True when played cards stay in their rows (RTB-HR-STAY)."""
+    if played_cards not in PLAYED_CARDS:
+        raise ValueError(f"played_cards={played_cards!r} is not allowed: use 'leave' or 'stay' (RTB-HR-STAY)")
+    return played_cards == "stay"
+
+
+def row_weights(row_points: str = "escalating", pyramid_order: str = "bottom_up") -> tuple[int, ...]:
     """Points per card played at each of the ten flips, in flip order (RTB-P-POINTS).
 
     Args:
         row_points (str): ``"escalating"`` (rows worth 1, 2, 3, 4: ``(1, 1, 1, 1, 2, 2, 2, 3, 3, 4)``)
             or ``"flat"`` (1 point per card on every row).
+        pyramid_order (str): ``"bottom_up"`` (default) or ``"top_down"`` (RTB-HR-FLIP: escalating
+            weights are then ``(4, 3, 3, 2, 2, 2, 1, 1, 1, 1)``).
 
     Raises:
         ValueError: another value (the message names the allowed ones).
@@ -91,7 +126,7 @@ def row_weights(row_points: str = "escalating") -> tuple[int, ...]:
         raise ValueError(
             f"row_points={row_points!r} is not allowed: use 'escalating' or 'flat' (RTB-P-POINTS)"
         )
-    return tuple(1 if row_points == "flat" else row for row in FLIP_ROWS)
+    return tuple(1 if row_points == "flat" else row for row in flip_rows(pyramid_order))
 
 
 # -- counting ---------------------------------------------------------------------------------------
@@ -237,13 +272,20 @@ def _held(rows: list[list[int]]) -> list[tuple[int, ...]]:
     return [tuple(t) for t in table]
 
 
-def pyramid_odds(rows: Sequence[Sequence[str | int]], row_points: str = "escalating") -> PyramidOdds:
+def pyramid_odds(
+    rows: Sequence[Sequence[str | int]],
+    row_points: str = "escalating",
+    pyramid_order: str = "bottom_up",
+    played_cards: str = "leave",
+) -> PyramidOdds:
     """Exact pyramid figures for the rows after Part 1, before the first flip.
 
     Args:
         rows (list[list[str]]): each seat's row, in seat order, as card codes (``"TD"``) or card
             ints (0–51); 2–8 rows of at most 4 cards (after Part 1 each row has exactly 4).
         row_points (str): ``"escalating"`` (default) or ``"flat"`` (RTB-P-POINTS).
+        pyramid_order (str): ``"bottom_up"`` (default) or ``"top_down"`` (RTB-HR-FLIP).
+        played_cards (str): ``"leave"`` (default) or ``"stay"`` (RTB-HR-STAY).
 
     Returns:
         a :class:`PyramidOdds` with ``start=0``. Every card not in a row is unseen and equally likely
@@ -256,11 +298,14 @@ def pyramid_odds(rows: Sequence[Sequence[str | int]], row_points: str = "escalat
             a bad ``row_points``.
     """
     parsed = _parse_rows(rows)
-    weights = row_weights(row_points)
+    weights = row_weights(row_points, pyramid_order)
+    stay = _check_played(played_cards)
     held = _held(parsed)
     in_rows = {c for row in parsed for c in row}
     pile = [4 - sum(1 for c in in_rows if C.rank(c) == r) for r in range(13)]
-    return _odds(len(parsed), row_points, weights, 0, tuple(pile), tuple(held), (), ())
+    return _odds(
+        len(parsed), row_points, weights, 0, tuple(pile), tuple(held), (), (), stay=stay, order=pyramid_order
+    )
 
 
 def pyramid_odds_from_state(state) -> PyramidOdds:
@@ -285,7 +330,10 @@ def pyramid_odds_from_state(state) -> PyramidOdds:
         raise ValueError("this game has no pyramid: pyramid odds need board='pyramid' and mode='classic'")
     if state.part == "questions":
         raise ValueError("Part 1 is not over yet: use pyramid_odds(rows) for a what-if on the rows")
-    weights = row_weights(params["row_points"])
+    order = params.get("pyramid_order", "bottom_up")
+    stay = _check_played(params.get("played_cards", "leave"))
+    weights = row_weights(params["row_points"], order)
+    positions = state.flip_order  # pyramid positions in flip order (RTB-P-FLIP, RTB-HR-FLIP)
     if state.part == "pyramid":
         start = state.pyramid_index + (0 if state.is_chance_node() else 1)
     else:
@@ -297,7 +345,7 @@ def pyramid_odds_from_state(state) -> PyramidOdds:
     index = -1
     for event in state.events():  # the flips already made, as the engine recorded them
         if event.rule == "RTB-P-FLIP":
-            index = event.data["index"]
+            index = positions.index(event.data["index"])  # the flip's number, from its position
         elif event.rule == "RTB-P-MATCH":
             cards = len(event.data["cards"])
             done_points[index] += cards * weights[index]
@@ -323,6 +371,8 @@ def pyramid_odds_from_state(state) -> PyramidOdds:
         tuple(done_no_match[:start]),
         played,
         tuple(given),
+        stay=stay,
+        order=order,
     )
 
 
@@ -337,17 +387,20 @@ def _odds(
     done_no_match: tuple[int, ...],
     played_so_far: int = 0,
     given_so_far: tuple[int, ...] | None = None,
+    stay: bool = False,
+    order: str = "bottom_up",
 ) -> PyramidOdds:
     size = sum(pile)
     # Canonical key: ranks are interchangeable, so sort the (unseen copies, per-seat counts) profile
     # of the ranks somebody holds; ranks nobody holds only matter through the pile size.
     profile = tuple(sorted((pile[r], held[r]) for r in range(13) if any(held[r])))
-    core = _core(players, size, start, weights, profile)
+    core = (_core_stay if stay else _core)(players, size, start, weights, profile)
     points_by_flip = [Fraction(p) for p in done_points] + list(core["points_by_flip"])
     no_match = [Fraction(x) for x in done_no_match] + list(core["no_match_by_flip"])
     by_row = [Fraction(0)] * 4
+    rows_of_flips = flip_rows(order)
     for i, value in enumerate(points_by_flip):
-        by_row[FLIP_ROWS[i] - 1] += value
+        by_row[rows_of_flips[i] - 1] += value
     given = given_so_far or (0,) * players
     return PyramidOdds(
         players=players,
@@ -404,6 +457,33 @@ def _core(
         "given_by_seat": tuple(Fraction(x, total) for x in given_num),
         "left_by_seat": tuple(left),
         "rider_cards": _rider_distribution(players, size, draws, profile),
+    }
+
+
+@lru_cache(maxsize=2_000)
+def _core_stay(
+    players: int,
+    size: int,
+    start: int,
+    weights: tuple[int, ...],
+    profile: tuple[tuple[int, tuple[int, ...]], ...],
+) -> dict[str, Any]:
+    """:func:`_core` when played cards stay in their rows (RTB-HR-STAY): the rows never change, so
+    each flip still to come is any card of the pile, equally likely (its rank ``r`` with chance
+    ``pile[r] / size``), and plays every card of rank ``r`` in the rows."""
+    draws = FLIPS - start
+    match = Fraction(sum(copies for copies, _ in profile), size)
+    cards = Fraction(sum(copies * sum(seats) for copies, seats in profile), size)
+    given = [Fraction(sum(copies * seats[s] for copies, seats in profile), size) for s in range(players)]
+    left = tuple(Fraction(sum(seats[s] for _, seats in profile)) for s in range(players))
+    worth = sum(weights[start:], 0)
+    return {
+        "points_by_flip": tuple(cards * weights[start + j] for j in range(draws)),
+        "no_match_by_flip": (1 - match,) * draws,
+        "cards_played": cards * draws,
+        "given_by_seat": tuple(g * worth for g in given),
+        "left_by_seat": left,
+        "rider_cards": {k: Fraction(1 if k == max(left, default=0) else 0) for k in range(ROW_SIZE + 1)},
     }
 
 
@@ -501,12 +581,20 @@ def _add_poly(states: _RiderStates, key: tuple[int, tuple[int, ...]], poly: list
 
 
 # -- averaged over Part 1 deals, exactly ------------------------------------------------------------
-def pyramid_fresh_deck(players: int, row_points: str = "escalating") -> dict[str, Fraction]:
+def pyramid_fresh_deck(
+    players: int,
+    row_points: str = "escalating",
+    pyramid_order: str = "bottom_up",
+    played_cards: str = "leave",
+) -> dict[str, Fraction]:
     """Exact pyramid figures averaged over every Part 1 deal (a fresh shuffled deck).
 
     Args:
         players (int): 2–8 (RTB-SETUP-PLAYERS).
         row_points (str): ``"escalating"`` or ``"flat"`` (RTB-P-POINTS).
+        pyramid_order (str): ``"bottom_up"`` (default) or ``"top_down"`` (RTB-HR-FLIP).
+        played_cards (str): ``"leave"`` (default) or ``"stay"`` (RTB-HR-STAY: every flip is then
+            like the first, the earlier flips having taken no card from the rows).
 
     Returns:
         ``{figure: Fraction}`` for ``"points"``, ``"points_row1"`` … ``"points_row4"``,
@@ -524,7 +612,8 @@ def pyramid_fresh_deck(players: int, row_points: str = "escalating") -> dict[str
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
         raise ValueError(f"players={players!r}: use an integer from 2 to 8 (RTB-SETUP-PLAYERS)")
-    weights = row_weights(row_points)
+    weights = row_weights(row_points, pyramid_order)
+    stay = _check_played(played_cards)
     in_rows = ROW_SIZE * players
     ways = math.comb(51, 3)
     out: dict[str, Fraction] = {}
@@ -532,7 +621,7 @@ def pyramid_fresh_deck(players: int, row_points: str = "escalating") -> dict[str
     played = Fraction(0)
     no_match = []
     for j in range(FLIPS):
-        rest = 51 - in_rows - j
+        rest = 51 - in_rows - (0 if stay else j)
         match = Fraction(0)
         cards = Fraction(0)
         for h in range(1, 4):
@@ -544,7 +633,9 @@ def pyramid_fresh_deck(players: int, row_points: str = "escalating") -> dict[str
         no_match.append(1 - match)
     out["points"] = sum(points_by_flip, Fraction(0))
     for k in range(1, 5):
-        out[f"points_row{k}"] = sum((v for v, row in zip(points_by_flip, FLIP_ROWS) if row == k), Fraction(0))
+        out[f"points_row{k}"] = sum(
+            (v for v, row in zip(points_by_flip, flip_rows(pyramid_order)) if row == k), Fraction(0)
+        )
     out["cards_played"] = played
     out["no_match"] = sum(no_match, Fraction(0))
     for i, value in enumerate(no_match, start=1):
@@ -704,6 +795,8 @@ def engine_playouts(
     seed: int = 0,
     row_points: str = "escalating",
     progress: bool = False,
+    pyramid_order: str = "bottom_up",
+    played_cards: str = "leave",
 ) -> dict[str, Any]:
     """Pyramid figures measured on the step-through engine (slow; a check of everything above).
 
@@ -720,6 +813,9 @@ def engine_playouts(
         seed (int): master seed.
         row_points (str): ``"escalating"`` or ``"flat"``.
         progress (bool): show a progress bar.
+        pyramid_order (str): ``"bottom_up"`` (default) or ``"top_down"`` (RTB-HR-FLIP); the
+            no-match figures are by flip, in flip order.
+        played_cards (str): ``"leave"`` (default) or ``"stay"`` (RTB-HR-STAY).
 
     Returns:
         ``{figure: Estimate}`` for every name in :data:`FIGURES`.
@@ -735,8 +831,16 @@ def engine_playouts(
     if any(len(r) != ROW_SIZE for r in parsed):
         raise ValueError("engine playouts need rows of exactly 4 cards (the rows after Part 1)")
     _check_run(n, seed)
-    weights = row_weights(row_points)
-    game = load_game("ride_the_bus", players=len(parsed), row_points=row_points)
+    row_weights(row_points, pyramid_order)  # checks both
+    _check_played(played_cards)
+    game = load_game(
+        "ride_the_bus",
+        players=len(parsed),
+        row_points=row_points,
+        pyramid_order=pyramid_order,
+        played_cards=played_cards,
+    )
+    positions = game.new_initial_state().flip_order  # pyramid positions in flip order
     deck = [C.card_code(parsed[s][k]) for k in range(ROW_SIZE) for s in range(len(parsed))]
     acc = Moments(FIGURES)
 
@@ -756,13 +860,14 @@ def engine_playouts(
         by_row = [0] * 4
         no_match = [0] * FLIPS
         played = 0
-        index = -1
+        index = row = -1
         for event in state.events():
             if event.rule == "RTB-P-FLIP":
-                index = event.data["index"]
+                index = positions.index(event.data["index"])  # the flip's number
+                row = event.data["row"]
             elif event.rule == "RTB-P-MATCH":
                 played += len(event.data["cards"])
-                by_row[FLIP_ROWS[index] - 1] += len(event.data["cards"]) * weights[index]
+                by_row[row - 1] += len(event.data["cards"]) * (1 if row_points == "flat" else row)
             elif event.rule == "RTB-P-NOMATCH":
                 no_match[index] = 1
         for k in range(4):

@@ -63,6 +63,9 @@ CHANCE_NODES = tuple(p.value for p in RideTheBusPhase if p in CHANCE_PHASES)
 __all__ = [
     "RideTheBusState",
     "judge",
+    "JUDGE_DEFAULTS",
+    "HOUSE_RULE_IDS",
+    "PYRAMID_ORDERS",
     "seat_name",
     "Question",
     "QUESTIONS",
@@ -76,7 +79,30 @@ __all__ = [
 ]
 
 
-def judge(guess: int, card: int, reference: list[int]) -> bool:
+#: The house rules that decide whether a guess is right, with their defaults (the base rules).
+JUDGE_DEFAULTS = {"ties": "lose", "inside": "strict", "aces": "high"}
+#: The rule ID of each house rule option (RTB-HR-*).
+HOUSE_RULE_IDS = {
+    "ties": "RTB-HR-TIES",
+    "inside": "RTB-HR-INSIDE",
+    "aces": "RTB-HR-ACES",
+    "pyramid_order": "RTB-HR-FLIP",
+    "played_cards": "RTB-HR-STAY",
+}
+#: The pyramid positions (0-3 bottom row … 9 top) in the order they are flipped (RTB-P-FLIP,
+#: RTB-HR-FLIP): left to right within a row.
+PYRAMID_ORDERS = {"bottom_up": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), "top_down": (9, 7, 8, 4, 5, 6, 0, 1, 2, 3)}
+
+
+def judge(
+    guess: int,
+    card: int,
+    reference: list[int],
+    *,
+    ties: str = "lose",
+    inside: str = "strict",
+    aces: str = "high",
+) -> bool:
     """Whether ``guess`` is right for the drawn ``card``.
 
     Args:
@@ -85,28 +111,37 @@ def judge(guess: int, card: int, reference: list[int]) -> bool:
         reference (list[int]): the cards compared against: the guesser's row in Part 1
             (higher/lower uses its first card, inside/outside its first two), or ``[card to
             beat]`` on the bus.
+        ties (str): ``"lose"`` (default) or ``"win"`` (RTB-HR-TIES: the same rank is right for
+            higher and for lower).
+        inside (str): ``"strict"`` (default) or ``"inclusive"`` (RTB-HR-INSIDE: matching either
+            rank counts as inside; with a pair, inside wins only on that rank).
+        aces (str): ``"high"`` (default) or ``"low"`` (RTB-HR-ACES: A below 2).
 
     Returns:
-        True when right. The same rank is wrong on higher/lower (RTB-Q2, RTB-B-GUESS); matching
-        either rank is wrong on inside/outside, and with two equal ranks only "outside" can win,
-        on any other rank (RTB-Q3).
+        True when right. With the defaults: the same rank is wrong on higher/lower (RTB-Q2,
+        RTB-B-GUESS); matching either rank is wrong on inside/outside, and with two equal ranks
+        only "outside" can win, on any other rank (RTB-Q3).
 
     Raises:
         ValueError: ``guess`` is not a guess, or ``reference`` is too short for it.
     """
-    r = C.rank(card)
+    r = C.rank_order(card, aces)
     if guess in (RED, BLACK):
         return C.is_red(card) == (guess == RED)
     if guess in (HIGHER, LOWER):
         if not reference:
             raise ValueError("higher/lower needs a card to compare with")
-        first = C.rank(reference[0])
+        first = C.rank_order(reference[0], aces)
+        if r == first:
+            return ties == "win"
         return r > first if guess == HIGHER else r < first
     if guess in (INSIDE, OUTSIDE):
         if len(reference) < 2:
             raise ValueError("inside/outside needs two cards to compare with")
-        lo, hi = sorted((C.rank(reference[0]), C.rank(reference[1])))
-        return lo < r < hi if guess == INSIDE else (r < lo or r > hi)
+        lo, hi = sorted((C.rank_order(reference[0], aces), C.rank_order(reference[1], aces)))
+        if guess == OUTSIDE:
+            return r < lo or r > hi
+        return lo <= r <= hi if inside == "inclusive" else lo < r < hi
     if guess in M.SUIT_GUESSES:
         return C.suit(card) == M.suit_guessed(guess)
     raise ValueError(f"{guess!r} is not a guess")
@@ -142,6 +177,13 @@ class RideTheBusState(State):
         self.board: str = p["board"]
         self.bus_kind: str = p["bus"]
         self.gauntlet: bool = p["mode"] == "gauntlet"
+        house = game.house_rules()
+        #: The house rules that decide a guess (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES).
+        self.judge_rules: dict[str, str] = {k: house[k] for k in JUDGE_DEFAULTS}
+        #: Pyramid positions in flip order (RTB-P-FLIP, RTB-HR-FLIP).
+        self.flip_order: tuple[int, ...] = PYRAMID_ORDERS[house["pyramid_order"]]
+        #: RTB-HR-STAY: played cards stay in their row.
+        self.cards_stay: bool = house["played_cards"] == "stay"
         n = self.num_players
         self.draw: set[int] = set(C.DECK)
         self.discard: list[int] = []
@@ -170,9 +212,16 @@ class RideTheBusState(State):
         self.streak = 0
         self.best_streak = 0
         self.bus_guesses = 0
-        self._log("RTB-SETUP-DECK")
+        if self.judge_rules["aces"] == "low":
+            self._log("RTB-SETUP-DECK", aces="low")
+        else:
+            self._log("RTB-SETUP-DECK")
         self._log("RTB-SETUP-PLAYERS", players=n)
         self._log("RTB-SCORE-LOW")
+        standard = {q.name: q.default for q in game.PARAMS}
+        for option, rule in HOUSE_RULE_IDS.items():  # each house rule in force, said once
+            if house[option] != standard[option]:
+                self._log(rule, option=option, setting=house[option])
 
     # -- protocol ------------------------------------------------------------------------
     def phase(self) -> RideTheBusPhase | None:
@@ -256,6 +305,31 @@ class RideTheBusState(State):
     def _apply_action(self, action: int) -> None:
         getattr(self, PHASES[self.node].handler)(action)
 
+    # -- judging a guess under the house rules -------------------------------------------
+    def judge(self, guess: int, card: int, reference: list[int]) -> bool:
+        """:func:`judge` under this table's house rules (RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES)."""
+        return judge(guess, card, reference, **self.judge_rules)
+
+    def _judge_logged(self, guess: int, card: int, reference: list[int]) -> bool:
+        """:meth:`judge`, logging each house rule that decided the outcome: the guess would have
+        gone the other way with that one option at its default."""
+        right = self.judge(guess, card, reference)
+        for option, default in JUDGE_DEFAULTS.items():
+            if self.judge_rules[option] == default:
+                continue
+            base = judge(guess, card, reference, **{**self.judge_rules, option: default})
+            if base != right:
+                self._log(
+                    HOUSE_RULE_IDS[option],
+                    option=option,
+                    setting=self.judge_rules[option],
+                    guess=GUESS_LABELS[guess],
+                    card=C.card_code(card),
+                    against=[C.card_code(c) for c in reference[: 1 if guess in (HIGHER, LOWER) else 2]],
+                    right=right,
+                )
+        return right
+
     # -- Part 1: the four questions ------------------------------------------------------
     def _on_guess(self, guess: int) -> None:
         q = QUESTIONS[self.q_round]
@@ -268,10 +342,11 @@ class RideTheBusState(State):
         q = QUESTIONS[self.q_round]
         seat = self.q_seat
         self.draw.discard(card)
-        right = judge(self.pending_guess, card, self.rows[seat])
-        self.pending_guess = None
+        reference = list(self.rows[seat])
         self.rows[seat].append(card)
         self._log("RTB-Q-ORDER", seat=seat, card=C.card_code(card))
+        right = self._judge_logged(self.pending_guess, card, reference)
+        self.pending_guess = None
         if right and self.num_players > 1:
             self._log("RTB-Q-RIGHT", seat=seat, points=q.points)
             self.gives.append(
@@ -340,23 +415,45 @@ class RideTheBusState(State):
         (RTB-P-POINTS)."""
         return 1 if self.flat_rows else row
 
+    def pyramid_position(self) -> int:
+        """The pyramid position (0–9, see :meth:`pyramid_row`) flipped now or next: the
+        :attr:`pyramid_index`-th of the flip order (bottom row first, or top first under
+        RTB-HR-FLIP); the last position once all ten are flipped."""
+        return self.flip_order[min(self.pyramid_index, len(self.flip_order) - 1)]
+
+    def _play_matches(self, seat: int, card: int) -> list[int]:
+        """The cards of ``seat``'s row matching ``card``'s rank, played (RTB-P-MATCH, RTB-GT-GIVE,
+        RTB-GT-TAKE): they leave the row for the discard pile, or stay in it (RTB-HR-STAY)."""
+        matching = [c for c in self.rows[seat] if C.rank(c) == C.rank(card)]
+        if matching and not self.cards_stay:
+            self.rows[seat] = [c for c in self.rows[seat] if C.rank(c) != C.rank(card)]
+            self.discard.extend(matching)
+        return matching
+
+    def _log_played(self, codes: list[str], seat: int) -> None:
+        if self.cards_stay:
+            self._log("RTB-HR-STAY", option="played_cards", setting="stay", seat=seat, cards=codes)
+        else:
+            self._log("RTB-DISCARD", cards=codes, source="rows")
+
     def _on_flip(self, card: int) -> None:
-        index = self.pyramid_index
+        index = self.pyramid_position()
         row = self.pyramid_row(index)
         worth = self.row_points(row)
         self.draw.discard(card)
         self.pyramid[index] = card
         self.in_play = [card]
-        self._log("RTB-P-FLIP", index=index, row=row, card=C.card_code(card))
+        if self.flip_order != PYRAMID_ORDERS["bottom_up"]:
+            self._log("RTB-P-FLIP", index=index, row=row, card=C.card_code(card), order="RTB-HR-FLIP")
+        else:
+            self._log("RTB-P-FLIP", index=index, row=row, card=C.card_code(card))
         for seat in range(self.num_players):  # RTB-P-MATCH: seat order
-            matching = [c for c in self.rows[seat] if C.rank(c) == C.rank(card)]
+            matching = self._play_matches(seat, card)
             if not matching:
                 continue
-            self.rows[seat] = [c for c in self.rows[seat] if C.rank(c) != C.rank(card)]
-            self.discard.extend(matching)
             codes = [C.card_code(c) for c in matching]
             self._log("RTB-P-MATCH", seat=seat, cards=codes)
-            self._log("RTB-DISCARD", cards=codes, source="rows")
+            self._log_played(codes, seat)
             for _card in matching:
                 self.gives.append((seat, worth, "RTB-P-GIVE", "Part 2: pyramid points given by others"))
         if self.gives:
@@ -408,12 +505,10 @@ class RideTheBusState(State):
         rule = "RTB-GT-GIVE" if kind == "give" else "RTB-GT-TAKE"
         matched = False
         for seat in range(self.num_players):
-            matching = [c for c in self.rows[seat] if C.rank(c) == C.rank(card)]
+            matching = self._play_matches(seat, card)
             if not matching:
                 continue
             matched = True
-            self.rows[seat] = [c for c in self.rows[seat] if C.rank(c) != C.rank(card)]
-            self.discard.extend(matching)
             codes = [C.card_code(c) for c in matching]
             if kind == "give":
                 self._log(rule, seat=seat, cards=codes)
@@ -423,7 +518,7 @@ class RideTheBusState(State):
                 taken = worth * len(matching)
                 self._add_points(seat, taken, "Part 2: Take spot points", rule)
                 self._log(rule, seat=seat, cards=codes, points=taken)
-            self._log("RTB-DISCARD", cards=codes, source="rows")
+            self._log_played(codes, seat)
         if matched:
             self._log("RTB-GT-POINTS", row=row, points=worth)
             if self.gives:
@@ -508,7 +603,7 @@ class RideTheBusState(State):
     def _on_bus_deal(self, card: int) -> None:
         self.draw.discard(card)
         old = self.card_to_beat
-        hit = judge(self.pending_guess, card, [old])
+        hit = self._judge_logged(self.pending_guess, card, [old])
         self.pending_guess = None
         self.bus_guesses += 1
         self.discard.append(old)
@@ -571,7 +666,7 @@ class RideTheBusState(State):
     def _on_qb_deal(self, card: int) -> None:
         self.draw.discard(card)
         q = QUESTIONS[len(self.run)]
-        right = judge(self.pending_guess, card, self.run)
+        right = self._judge_logged(self.pending_guess, card, self.run)
         self.pending_guess = None
         self.bus_guesses += 1
         self.bus_cards.append(card)
@@ -749,7 +844,7 @@ class RideTheBusState(State):
         """
         if self.pending_guess is None or self.node not in ANSWER_PHASES:
             raise ValueError("no guess is waiting for a card")
-        return judge(self.pending_guess, card, self.guess_reference())
+        return self.judge(self.pending_guess, card, self.guess_reference())
 
     def status(self) -> str:
         """One sentence saying what happens next, for status lines and screen readers."""
@@ -794,7 +889,8 @@ class RideTheBusState(State):
         if node is P.BUS_START and self.gauntlet:
             return f"{seat_name(self.rider)} takes the first ride: flip the first card."
         if node is P.FLIP:
-            return f"Flip pyramid card {self.pyramid_index + 1} of 10 (row {self.pyramid_row(self.pyramid_index)})."
+            index = self.pyramid_position()
+            return f"Flip pyramid card {index + 1} of 10 (row {self.pyramid_row(index)})."
         if node is P.BUS_START:
             return f"{seat_name(self.rider)} rides the bus: flip the first card."
         if node is P.BUS_GUESS:

@@ -127,7 +127,18 @@ class GauntletView(TypedDict):
     best: list[int]
 
 
-class OptionsView(TypedDict):
+class _TableOptions(TypedDict):
+    """The settings every table has (the required keys of :class:`OptionsView`)."""
+
+    players: int
+    board: str
+    row_points: str
+    bus: str
+    streak: int
+    mode: str
+
+
+class OptionsView(_TableOptions, total=False):
     """The table settings, as ``load_game`` takes them (see ``RideTheBusGame``).
 
     Keys:
@@ -137,14 +148,22 @@ class OptionsView(TypedDict):
         bus (str): ``"higher_lower"`` or ``"questions"``.
         streak (int): hits in a row that end the bus (3–7).
         mode (str): ``"classic"`` or ``"gauntlet"``.
+
+    The house rules, each present only when the table plays it other than the standard way (as in
+    ``game.params``; ``game.house_rules()`` gives all five):
+
+        ties (str): ``"win"`` (house rule RTB-HR-TIES; standard ``"lose"``).
+        inside (str): ``"inclusive"`` (house rule RTB-HR-INSIDE; standard ``"strict"``).
+        aces (str): ``"low"`` (house rule RTB-HR-ACES; standard ``"high"``).
+        pyramid_order (str): ``"top_down"`` (house rule RTB-HR-FLIP; standard ``"bottom_up"``).
+        played_cards (str): ``"stay"`` (house rule RTB-HR-STAY; standard ``"leave"``).
     """
 
-    players: int
-    board: str
-    row_points: str
-    bus: str
-    streak: int
-    mode: str
+    ties: str
+    inside: str
+    aces: str
+    pyramid_order: str
+    played_cards: str
 
 
 class RideTheBusView(TypedDict):
@@ -210,7 +229,7 @@ def build_view(state: RideTheBusState, seat: int | None) -> RideTheBusView:
                 "row": state.pyramid_row(i),
                 "points": state.row_points(state.pyramid_row(i)),
                 "card": None if c is None else code(c),
-                "current": in_play and state.part is Part.PYRAMID and i == state.pyramid_index,
+                "current": in_play and state.part is Part.PYRAMID and i == state.pyramid_position(),
             }
             for i, c in enumerate(state.pyramid)
         ]
