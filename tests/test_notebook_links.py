@@ -1,4 +1,5 @@
-"""Links between notebooks: every relative link in a notebook's Markdown leads to a file that exists."""
+"""Links between notebooks: every relative link in a notebook's Markdown leads to a file that exists,
+and the start page links every lesson and teacher guide."""
 
 from __future__ import annotations
 
@@ -55,3 +56,9 @@ def test_the_link_reader_finds_relative_links_only(tmp_path):
 def test_every_relative_link_leads_to_a_file(path):
     missing = [t for t in relative_links(path) if not (path.parent / t).resolve().exists()]
     assert missing == [], f"{path.relative_to(ROOT)} links to files that do not exist: {missing}"
+
+
+def test_the_start_page_links_every_lesson():
+    linked = {(START.parent / t).resolve() for t in relative_links(START)}
+    lessons = [p for p in notebooks() if p != START]
+    assert [p.relative_to(NOTEBOOKS).as_posix() for p in lessons if p.resolve() not in linked] == []
