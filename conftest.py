@@ -23,19 +23,8 @@ NOTEBOOKS = ROOT / "notebooks"
 
 NOT_YET_CLEAN_REASON = "output not yet formatted"
 #: Notebooks (paths from the repository root) whose app view still shows raw Python.
-#: One line per notebook, grouped by game.
-NOT_YET_CLEAN: list[str] = [
-    # Ride the Bus
-    "notebooks/ride_the_bus/02_guess_odds.ipynb",
-    "notebooks/ride_the_bus/04_getting_off_the_bus.ipynb",
-    # Bus & Stop
-    "notebooks/bus_and_stop/01_rules.ipynb",
-    # Busstop
-    "notebooks/busstop/01_rules.ipynb",
-    # BUS
-    "notebooks/bus_city/01_rules.ipynb",
-    "notebooks/bus_city/02_routes.ipynb",
-]
+#: One line per notebook, e.g. "notebooks/ride_the_bus/02_guess_odds.ipynb"; empty when all are clean.
+NOT_YET_CLEAN: list[str] = []
 
 
 def _app_view_problems():
