@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import re
 from fractions import Fraction
@@ -70,20 +71,23 @@ def _player_counts(name: str, options: dict | None = None) -> list[int]:
 
 
 def _option_combinations(name: str) -> list[dict]:
-    """Every playable combination of the game's choice options (all but ``players``), each as a
-    dict of its non-default values (``{}`` = all defaults), in ``PARAMS`` order. When the
-    combinations are too many (``MAX_COMBINATIONS``), each non-default value on its own instead."""
-    specs = [p for p in load_game(name).PARAMS if p.name != "players" and p.choices is not None]
-    total = 1
-    for spec in specs:
-        total *= len(spec.choices)
-    if total <= MAX_COMBINATIONS:
-        candidates = [
-            {spec.name: value for spec, value in zip(specs, values) if value != spec.default}
-            for values in itertools.product(*(spec.choices for spec in specs))
-        ]
-    else:
-        candidates = [{}] + [{spec.name: v} for spec in specs for v in spec.choices if v != spec.default]
+    """Playable combinations of the game's choice options (all but ``players``), each as a dict of
+    its non-default values (``{}`` = all defaults), in ``PARAMS`` order: every combination of the
+    game's own options, then each non-default value of its house rules (a game's ``HOUSE_RULES``,
+    Ride the Bus's) on its own. When the combinations are too many (``MAX_COMBINATIONS``), each
+    non-default value on its own instead."""
+    game = load_game(name)
+    house = set(getattr(game, "HOUSE_RULES", ()))
+    specs = [p for p in game.PARAMS if p.name != "players" and p.choices is not None]
+    crossed = [spec for spec in specs if spec.name not in house]
+    alone = [spec for spec in specs if spec.name in house]
+    if math.prod(len(spec.choices) for spec in crossed) > MAX_COMBINATIONS:
+        crossed, alone = [], specs
+    candidates = [
+        {spec.name: value for spec, value in zip(crossed, values) if value != spec.default}
+        for values in itertools.product(*(spec.choices for spec in crossed))
+    ]
+    candidates += [{spec.name: v} for spec in alone for v in spec.choices if v != spec.default]
     return [options for options in candidates if _player_counts(name, options)]
 
 
@@ -405,7 +409,8 @@ CODE = re.compile(r"^[2-9TJQKA][CDHS]$")
 def test_rtb_configurations_from_params():
     """RTB-SETUP-PLAYERS, RTB-SG-FLOW: the suite derives every board x bus x row_points combination
     (classic mode, 2-8 players: at 2, 3 and 8), the gauntlet alone (its other options stay at their
-    defaults; 1-8 players: at 1, 2 and 8), and each end of the streak range (3 and 7, at 3 players).
+    defaults; 1-8 players: at 1, 2 and 8), each house rule alone (at 2, 3 and 8), and each end of the
+    streak range (3 and 7, at 3 players).
     Written out from the rule catalogue, not read from the game."""
     expected = []
     for board in ("pyramid", "give_and_take"):
@@ -420,11 +425,15 @@ def test_rtb_configurations_from_params():
                     options["bus"] = bus
                 expected += [{"players": n, **options} for n in (2, 3, 8)]
     expected += [{"players": n, "mode": "gauntlet"} for n in (1, 2, 8)]
+    # RTB-HR-TIES, RTB-HR-INSIDE, RTB-HR-ACES, RTB-HR-FLIP, RTB-HR-STAY: each house rule on its own
+    house = [{"ties": "win"}, {"inside": "inclusive"}, {"aces": "low"}, {"pyramid_order": "top_down"}]
+    house += [{"played_cards": "stay"}]
+    expected += [{"players": n, **rule} for rule in house for n in (2, 3, 8)]
     expected += [{"players": 3, "streak": 3}, {"players": 3, "streak": 7}]
     got = [params for _, params in RTB_CONFIGS]
     canonical = sorted(json.dumps(p, sort_keys=True) for p in expected)
     assert sorted(json.dumps(p, sort_keys=True) for p in got) == canonical
-    assert len(got) == len(expected) == 8 * 3 + 3 + 2
+    assert len(got) == len(expected) == 8 * 3 + 3 + 5 * 3 + 2
 
 
 def _rtb_cards_in_play(view: dict) -> list[str]:

@@ -186,7 +186,9 @@ def test_every_chart_in_the_lessons_is_shown_with_a_description():
         if MAKES_FIGURE.search(s) and not re.search(r"^def new_figure", s, re.M)
     ]
     assert len(figure_cells) >= 30, "the lessons' charts were not found"
-    missing = [f"{p} cell {i}" for p, i, s in figure_cells if not re.search(r"^show_chart\(fig, ", s, re.M)]
+    missing = [
+        f"{p} cell {i}" for p, i, s in figure_cells if not re.search(r"^show_chart\(\s*fig,\s*\S", s, re.M)
+    ]
     assert not missing, f"charts shown without show_chart(fig, alt): {missing}"
     bare = [
         f"{p} cell {i}"
