@@ -46,9 +46,14 @@ CONTRAST_JS = """() => {
     return {r: 255, g: 255, b: 255, a: 1}; };
   const out = [];
   const board = document.querySelector('.bl-board');
+  // shapes that let taps through (pointer-events: none, such as the buses) are still painted
+  const hits = document.createElement('style');
+  hits.textContent = '.bl-board svg * { pointer-events: visiblePainted !important; }';
+  document.head.append(hits);
   for (const t of board.querySelectorAll('svg text')) {
     if (!t.getBoundingClientRect().width) continue;
     out.push({text: t.textContent, ratio: ratio(parse(getComputedStyle(t).fill), under(t))}); }
+  hits.remove();
   const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement; if (!n.textContent.trim() || el.closest('svg') || el.tagName === 'STYLE') continue;
