@@ -336,7 +336,7 @@ class GameWidget:
 
     def start_from_position(self, text: str | None = None) -> None:
         """Start a new game from a position (the Start from this position button): same seats,
-        bots and seed; New game returns to that position.
+        bots and seed, no scripted deck; New game returns to that position.
 
         Args:
             text (str | None): the position as JSON; default the panel's text area. A given text
