@@ -163,3 +163,19 @@ def test_ride_the_bus_start_needs_positions():
     w = RideTheBusWidget(players=2)
     assert w.position_panel is None
     assert all(child is not None for child in w.widget.children)
+
+
+@pytest.mark.parametrize("factory", [BusCityWidget, "plain"])
+def test_close_leaves_no_widget_of_the_panel(factory):
+    from widget_helpers import widget_count
+
+    from bus_lab.widgets import GameWidget
+
+    before = widget_count()
+    if factory == "plain":
+        w = GameWidget(bus_lab.Session(bus_lab.load_game("bus_city", players=2), seed=1, start=BUS_CITY))
+    else:
+        w = factory(players=2, humans=(0,), seed=1, start=BUS_CITY)
+    assert w.position_panel is not None
+    w.close()
+    assert widget_count() == before

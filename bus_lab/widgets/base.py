@@ -213,6 +213,8 @@ class GameWidget:
                     part.close()
 
         close_all(self.widget)
+        if self.position_panel is not None:  # shown by each game's widget, built for every one
+            close_all(self.position_panel)
         self.board.close()
 
     # -- reading ---------------------------------------------------------------------------
