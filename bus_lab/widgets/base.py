@@ -40,7 +40,7 @@ from bus_lab.board.assets import board_css, board_esm
 from bus_lab.board.frame import MAX_STATUS_EVENTS as MAX_STATUS_EVENTS  # the status line's limit
 from bus_lab.board.frame import adapter_for, board_frame, format_odds, step_text
 from bus_lab.engine.core import Game, State
-from bus_lab.engine.errors import ParameterError
+from bus_lab.engine.errors import ParameterError, PositionError
 from bus_lab.engine.moves import Move
 from bus_lab.engine.session import Session
 
@@ -154,6 +154,11 @@ class GameWidget:
         autoplay (bool): whether auto-play is running.
         next_seed (int): the seed the next New game uses.
         last_error (BaseException | None): the last error shown, or ``None``.
+        position_panel (FoldingPanel | None): the "Set up a position" panel (closed at first), or
+            ``None`` when the game has no positions; ``position_text`` (Textarea) holds the
+            position as JSON, ``position_start_button`` and ``position_copy_button`` are its buttons
+            (:meth:`start_from_position`, :meth:`copy_position`). Each game's widget shows it
+            below the board.
     """
 
     def __init__(
@@ -188,6 +193,7 @@ class GameWidget:
         self.board = BoardWidget()
         self.board.on_msg(self._on_board_msg)
         self.widget: W.Widget = self.board
+        self.position_panel: FoldingPanel | None = self._build_position_panel()
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any):
@@ -207,6 +213,8 @@ class GameWidget:
                     part.close()
 
         close_all(self.widget)
+        if self.position_panel is not None:  # shown by each game's widget, built for every one
+            close_all(self.position_panel)
         self.board.close()
 
     # -- reading ---------------------------------------------------------------------------
@@ -253,6 +261,110 @@ class GameWidget:
             self.viewer = None
         self._animate = False
         self.refresh()
+
+    # -- setting up a position -------------------------------------------------------------
+    def _build_position_panel(self) -> FoldingPanel | None:
+        """The "Set up a position" panel (closed at first), or ``None`` when the game has no
+        positions: a labelled text area with the position as JSON and two buttons."""
+        if self.session.game.POSITIONS is None:
+            return None
+        self.position_text = W.Textarea(
+            description="Position (JSON)",
+            layout=W.Layout(width="100%", height="18em"),
+            style={"description_width": "initial"},
+        )
+        self.position_start_button = W.Button(
+            description="Start from this position",
+            tooltip="Start a game from the position in the text box (New game returns to it)",
+            layout=W.Layout(width="auto"),
+        )
+        self.position_copy_button = W.Button(
+            description="Copy the current position",
+            tooltip="Put the position on the board now into the text box",
+            layout=W.Layout(width="auto"),
+        )
+        self.position_start_button.on_click(lambda _b: self.start_from_position())
+        self.position_copy_button.on_click(lambda _b: self.copy_position())
+        self.position_text.value = self._position_words()
+        body = W.VBox(
+            [
+                W.HTML(
+                    "<p>Edit the position (JSON) and press Start from this position; "
+                    "the message line says what is wrong with it, if anything.</p>"
+                ),
+                self.position_text,
+                W.HBox([self.position_start_button, self.position_copy_button]),
+            ]
+        )
+        return FoldingPanel(
+            "Set up a position",
+            body,
+            "Show the position on the board as JSON, edit it and start a game from it",
+        )
+
+    def _position_panels(self) -> list[W.Widget]:
+        """``[position_panel]``, or ``[]`` when the game has no positions (for a widget's layout)."""
+        return [] if self.position_panel is None else [self.position_panel]
+
+    def _position_words(self) -> str:
+        """The current position as pretty JSON, or the sentence saying where a position can be
+        taken when it cannot be taken now."""
+        try:
+            position = self.session.state.position()
+        except PositionError as exc:
+            return str(exc)
+        return json.dumps(position, indent=2, ensure_ascii=False)
+
+    def copy_position(self) -> None:
+        """Put the current position into the panel's text area (the Copy the current position
+        button). When no position can be taken now, the text area and a note say where one can.
+
+        Raises:
+            NotImplementedError: the game has no positions (no panel).
+        """
+        if self.position_panel is None:
+            raise NotImplementedError(f"{self.session.game.title or self.session.game.name} has no positions")
+
+        def run() -> str | None:
+            try:
+                self.session.state.position()
+            except PositionError as exc:
+                self.position_text.value = str(exc)
+                return str(exc)
+            self.position_text.value = self._position_words()
+            return None
+
+        self._guarded(run)
+
+    def start_from_position(self, text: str | None = None) -> None:
+        """Start a new game from a position (the Start from this position button): same seats,
+        bots and seed, no scripted deck; New game returns to that position.
+
+        Args:
+            text (str | None): the position as JSON; default the panel's text area. A given text
+                is put into the text area first.
+
+        A text that is not JSON, or a position that cannot be set up, is shown in the message line
+        (the ``JSONDecodeError`` or :class:`~bus_lab.engine.errors.PositionError` text) and nothing
+        changes.
+
+        Raises:
+            NotImplementedError: the game has no positions (no panel).
+        """
+        if self.position_panel is None:
+            raise NotImplementedError(f"{self.session.game.title or self.session.game.name} has no positions")
+        if text is not None:
+            self.position_text.value = str(text)
+
+        def run() -> str:
+            position = json.loads(self.position_text.value)
+            old = self.session
+            session = Session(old.game, seed=old.seed, bots=old._bot_specs, start=position)
+            self.set_session(session)
+            self.position_text.value = self._position_words()
+            return "the game starts from the position in the panel; New game returns to it."
+
+        self._guarded(run)
 
     # -- hooks for each game -----------------------------------------------------------------
     def seat_name(self, seat: int) -> str:
@@ -625,15 +737,26 @@ class GameWidget:
     # -- building tables -------------------------------------------------------------------
     @staticmethod
     def table_session(
-        game: Game, humans: Iterable[int], bot: str, seed: int | None, deck: Sequence[str] | None
+        game: Game,
+        humans: Iterable[int],
+        bot: str,
+        seed: int | None,
+        deck: Sequence[str] | None,
+        start: dict[str, Any] | None = None,
     ) -> Session:
         """A :class:`Session` for ``game`` where the ``humans`` seats are people and every other
-        seat is played by the bot policy named ``bot``.
+        seat is played by the bot policy named ``bot``, begun at ``start`` (a position dict) if given.
 
         Raises:
             ParameterError: a human seat that is not at the table (the message gives the seats).
+            PositionError: ``start`` cannot be set up (the message names the field).
+            NotImplementedError: ``start`` is given but the game has no positions.
             ValueError: an unknown bot name (from :class:`Session`).
         """
+        if start is not None and game.POSITIONS is None:
+            raise NotImplementedError(
+                f"{game.title or game.name} has no positions to set up yet: start= cannot be used"
+            )
         humans = tuple(humans)
         for seat in humans:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
@@ -642,4 +765,4 @@ class GameWidget:
                     f"seats are 0 to {game.num_players - 1}"
                 )
         bots = {s: bot for s in range(game.num_players) if s not in humans}
-        return Session(game, seed=seed, bots=bots, deck=deck)
+        return Session(game, seed=seed, bots=bots, deck=deck, start=start)

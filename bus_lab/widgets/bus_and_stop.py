@@ -43,11 +43,15 @@ class BusAndStopWidget(GameWidget):
         deck (Sequence[str] | None): scripted passenger cards (codes such as ``"YB"``) dealt in order
             before random draws take over (for lessons).
         title, max_log, interval, pick_cards: see :class:`~bus_lab.widgets.base.GameWidget`.
+        start (dict | None): a position to begin from instead of a new deal (a dict as
+            ``state.position()`` gives it; see the game's ``positions`` module); New game returns to
+            it. The "Set up a position" panel below the board does the same from JSON.
         **options: ``final_round`` (``"drop_off"`` or ``"full_turn"``, BAS-END-FINAL),
             ``leftover_penalty`` (bool, BAS-SCORE-EMPTY), ``sheet`` (a component sheet; see
             :class:`~bus_lab.games.bus_and_stop.game.BusAndStopGame`).
 
     Raises:
+        PositionError: ``start`` cannot be set up (the message names the field).
         ParameterError: a bad option or component sheet, or a human seat not at the table.
         ValueError: an unknown bot policy, or a bad ``interval``/``max_log``.
 
@@ -68,17 +72,18 @@ class BusAndStopWidget(GameWidget):
         max_log: int = 40,
         interval: int = 500,
         pick_cards: bool = False,
+        start: dict[str, Any] | None = None,
         **options: Any,
     ):
         game = BusAndStopGame(players=players, **options)
-        session = self.table_session(game, humans, bot, seed, deck)
+        session = self.table_session(game, humans, bot, seed, deck, start)
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
         self.sheet_panel = FoldingPanel(
             "Component sheet",
             W.HTML(self.sheet_html()),
             "Show the component sheet in use: the cards of each colour, seniors and destination stacks",
         )
-        self.widget = W.VBox([self.board, self.sheet_panel])
+        self.widget = W.VBox([self.board, self.sheet_panel, *self._position_panels()])
 
     def table_settings(self) -> str:
         """The table's settings in words: players, final round, leftover penalty, component sheet

@@ -65,10 +65,14 @@ class BusCityWidget(GameWidget):
             in slot order, then passenger cards ``"red-pink"``), used before random draws.
         title, max_log, interval, pick_cards: see :class:`~bus_lab.widgets.base.GameWidget`
             (the default title names the game and its table options).
+        start (dict | None): a position to begin from instead of a new deal (a dict as
+            ``state.position()`` gives it; see the game's ``positions`` module); New game returns to
+            it. The "Set up a position" panel below the board does the same from JSON.
         **options: ``challenging``, ``empty_speed``, ``max_rounds``, ``sheet`` (see
             :class:`~bus_lab.games.bus_city.game.BusCityGame`).
 
     Raises:
+        PositionError: ``start`` cannot be set up (the message names the field).
         ParameterError: a bad option or component sheet, or a human seat not at the table.
         ValueError: an unknown bot policy, or a bad ``interval``/``max_log``.
 
@@ -89,10 +93,11 @@ class BusCityWidget(GameWidget):
         max_log: int = 40,
         interval: int = 500,
         pick_cards: bool = False,
+        start: dict[str, Any] | None = None,
         **options: Any,
     ):
         game = BusCityGame(players=players, **options)
-        session = self.table_session(game, humans, bot, seed, deck)
+        session = self.table_session(game, humans, bot, seed, deck, start)
         if title is None:
             title = f"{game.title or game.name} ({table_words(game)})"
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
@@ -101,4 +106,4 @@ class BusCityWidget(GameWidget):
             W.HTML(game.sheet._repr_html_()),
             "Show the street and passenger cards of this game (BUS-COMP-STREETS, BUS-COMP-PASSENGERS)",
         )
-        self.widget = W.VBox([self.board, self.sheet_panel])
+        self.widget = W.VBox([self.board, self.sheet_panel, *self._position_panels()])

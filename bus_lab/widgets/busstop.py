@@ -58,10 +58,14 @@ class BusstopWidget(GameWidget):
         max_log (int), interval (int, ms ≥ 200), pick_cards (bool): see
             :class:`~bus_lab.widgets.base.GameWidget` (``pick_cards`` lets you choose each passenger
             turned up, from the kinds left with their exact chances).
+        start (dict | None): a position to begin from instead of a new deal (a dict as
+            ``state.position()`` gives it; see the game's ``positions`` module); New game returns to
+            it. The "Set up a position" panel below the board does the same from JSON.
         **options: ``passenger_bonus``, ``end_bonus``, ``sheet`` (see
             :class:`~bus_lab.games.busstop.game.BusstopGame`).
 
     Raises:
+        PositionError: ``start`` cannot be set up (the message names the field).
         ParameterError: a bad option or sheet, or a human seat that is not at the table.
         ValueError: an unknown bot policy, or a bad ``interval``/``max_log``.
 
@@ -81,11 +85,12 @@ class BusstopWidget(GameWidget):
         max_log: int = 40,
         interval: int = 500,
         pick_cards: bool = False,
+        start: dict[str, Any] | None = None,
         **options: Any,
     ):
         game = load_game("busstop", players=players, **options)
         humans = tuple(humans)
-        session = self.table_session(game, humans, bot, seed, deck)
+        session = self.table_session(game, humans, bot, seed, deck, start)
         if title is None:
             title = f"{game.title or 'Busstop'} ({self.options_text(game.params)})"
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
@@ -94,7 +99,7 @@ class BusstopWidget(GameWidget):
             W.HTML(self.sheet_html()),
             "Show the component sheet in use: passengers, buses and player tiles",
         )
-        self.widget = W.VBox([self.board, self.sheet_panel])
+        self.widget = W.VBox([self.board, self.sheet_panel, *self._position_panels()])
         if humans:
             self.set_viewer(humans[0])  # your own view: others' face-down tiles stay hidden
 

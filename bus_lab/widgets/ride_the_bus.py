@@ -129,11 +129,15 @@ class RideTheBusWidget(GameWidget):
             (for lessons). Games dealt from the settings panel do not use it.
         title (str | None), max_log (int), interval (int, ms ≥ 200), pick_cards (bool): see
             :class:`~bus_lab.widgets.base.GameWidget`.
+        start (dict | None): a position to begin from (passed to :class:`~bus_lab.engine.Session`)
+            when the game has positions; New game returns to it.
         **options: game options ``board``, ``row_points``, ``bus``, ``streak``, ``mode`` (see
             :class:`~bus_lab.games.ride_the_bus.game.RideTheBusGame`); they also fill in the
             settings panel.
 
     Raises:
+        PositionError: ``start`` cannot be set up (the message names the field).
+        NotImplementedError: ``start`` given while Ride the Bus has no positions to set up.
         ParameterError: a bad game option, or a human seat that is not at the table.
         OptionNotBuiltError: an option value this version does not play yet.
         ValueError: an unknown bot policy, or a bad ``interval``/``max_log``.
@@ -162,14 +166,15 @@ class RideTheBusWidget(GameWidget):
         max_log: int = 40,
         interval: int = 500,
         pick_cards: bool = False,
+        start: dict[str, Any] | None = None,
         **options: Any,
     ):
         game = load_game("ride_the_bus", players=players, **options)
-        session = self.table_session(game, humans, bot, seed, deck)
+        session = self.table_session(game, humans, bot, seed, deck, start)
         self._params = {p.name: p for p in type(game).PARAMS}
         super().__init__(session, title=title, max_log=max_log, interval=interval, pick_cards=pick_cards)
         self._build_settings(bot)
-        self.widget = W.VBox([self.settings_panel, self.board])
+        self.widget = W.VBox([self.settings_panel, self.board, *self._position_panels()])
 
     # -- the settings panel ----------------------------------------------------------------
     def _build_settings(self, bot: str) -> None:

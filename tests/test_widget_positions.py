@@ -1,0 +1,181 @@
+"""Headless tests of the widgets' "Set up a position" mode: ``start=`` on each game's widget, New
+game returning to the position, and the panel (copy the position, edit it, start from it)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import bus_lab
+from bus_lab.engine.errors import PositionError
+from bus_lab.games.bus_and_stop.positions import EXAMPLE as BUS_AND_STOP
+from bus_lab.games.bus_city.positions import EXAMPLE as BUS_CITY
+from bus_lab.games.busstop.positions import EXAMPLE as BUSSTOP
+from bus_lab.widgets import BusAndStopWidget, BusCityWidget, BusstopWidget, RideTheBusWidget
+
+CASES = [
+    pytest.param(BusAndStopWidget, "bus_and_stop", 2, BUS_AND_STOP, id="bus_and_stop"),
+    pytest.param(BusstopWidget, "busstop", 3, BUSSTOP, id="busstop"),
+    pytest.param(BusCityWidget, "bus_city", 2, BUS_CITY, id="bus_city"),
+]
+
+
+def canonical(name: str, players: int, position: dict) -> dict:
+    """The position as the game gives it back once set up (its own order of lists and keys)."""
+    return bus_lab.load_game(name, players=players).state_from_position(position).position()
+
+
+@pytest.mark.parametrize(("cls", "name", "players", "position"), CASES)
+def test_start_keyword_begins_at_the_position_and_new_game_returns_to_it(cls, name, players, position):
+    w = cls(players=players, humans=(), seed=5, start=position)
+    expected = canonical(name, players, position)
+    assert w.session.position == 0 and w.session.start is not None
+    assert w.session.state.position() == expected
+    assert json.loads(w.position_text.value) == expected
+    assert w.position_panel is not None and w.position_panel in w.widget.children
+    assert not w.position_panel.is_open
+    for _ in range(3):
+        w.step()
+        assert w.last_error is None, w.message_text
+    assert w.session.position == 3
+    w.reset()
+    assert w.last_error is None, w.message_text
+    assert w.session.position == 0
+    assert w.session.state.position() == expected
+
+
+@pytest.mark.parametrize(("cls", "name", "players", "position"), CASES)
+def test_panel_round_trip_copy_start_same_position(cls, name, players, position):
+    w = cls(players=players, humans=(0,), seed=2, start=position)
+    w.copy_position()
+    assert w.last_error is None, w.message_text
+    text = w.position_text.value
+    before = w.session
+    w.position_start_button.click()
+    assert w.last_error is None, w.message_text
+    assert w.session is not before, "a new game is started"
+    assert w.session.bots.keys() == before.bots.keys() and w.session.seed == before.seed
+    assert w.session.state.position() == json.loads(text)
+    assert json.loads(w.position_text.value) == json.loads(text)
+    w.position_copy_button.click()
+    assert json.loads(w.position_text.value) == json.loads(text)
+
+
+def test_a_teacher_edits_the_json_and_starts_from_it():
+    """Busstop: the nine passengers of the first board's queue moved to the second board's, in the
+    text area; the message says the third bus must then be open, and with it open the game starts."""
+    w = BusstopWidget(players=3, humans=(0,), seed=1, start=BUSSTOP)
+    edited = json.loads(w.position_text.value)
+    nine = edited["boards"][0]["queue"]
+    edited["boards"][0]["queue"], edited["boards"][1]["queue"] = [], nine
+    assert len(edited["boards"][1]["queue"]) == 9
+    session = w.session
+    w.position_text.value = json.dumps(edited)
+    w.position_start_button.click()
+    assert w.session is session and isinstance(w.last_error, PositionError)
+    assert "field boards[1].extra_bus" in w.message_text, "nine in a queue opened the third bus"
+    edited["boards"][1]["extra_bus"] = True
+    expected = canonical("busstop", 3, edited)
+    w.position_text.value = json.dumps(edited)
+    w.position_start_button.click()
+    assert w.last_error is None, w.message_text
+    assert w.session.state.position() == expected
+    assert len(w.session.state.position()["boards"][1]["queue"]) == 9
+    w.step()
+    w.reset()
+    assert w.session.state.position() == expected
+
+
+def test_bad_json_shows_the_json_error_and_changes_nothing():
+    w = BusAndStopWidget(players=2, humans=(0,), seed=0, start=BUS_AND_STOP)
+    session, state_position = w.session, w.session.state.position()
+    text = '{"stage": "play",'
+    with pytest.raises(json.JSONDecodeError) as caught:
+        json.loads(text)
+    w.start_from_position(text)
+    assert w.session is session and w.session.state.position() == state_position
+    assert isinstance(w.last_error, json.JSONDecodeError)
+    assert str(caught.value) in w.message_text
+    assert w.position_text.value == text, "the teacher's text is kept to be fixed"
+
+
+@pytest.mark.parametrize(("cls", "name", "players", "position"), CASES)
+def test_impossible_position_shows_the_position_error_and_changes_nothing(cls, name, players, position):
+    w = cls(players=players, humans=(0,), seed=0, start=position)
+    session, here = w.session, w.session.state.position()
+    bad = copy.deepcopy(here)
+    bad["seats" if "seats" in bad else "boards"].append(copy.deepcopy(bad.get("seats", bad.get("boards"))[0]))
+    game = bus_lab.load_game(name, players=players)
+    with pytest.raises(PositionError) as caught:
+        game.state_from_position(bad)
+    w.position_text.value = json.dumps(bad)
+    w.position_start_button.click()
+    assert w.session is session and w.session.state.position() == here
+    assert isinstance(w.last_error, PositionError)
+    assert str(caught.value) in w.message_text
+
+
+def test_missing_key_names_the_field():
+    w = BusCityWidget(players=2, humans=(0,), seed=0, start=BUS_CITY)
+    bad = json.loads(w.position_text.value)
+    del bad["seat"]
+    w.start_from_position(json.dumps(bad))
+    assert isinstance(w.last_error, PositionError)
+    assert "field seat: is missing" in w.message_text
+
+
+@pytest.mark.parametrize(
+    ("cls", "name", "players"),
+    [
+        pytest.param(BusAndStopWidget, "bus_and_stop", 2, id="bus_and_stop"),
+        pytest.param(BusstopWidget, "busstop", 3, id="busstop"),
+        pytest.param(BusCityWidget, "bus_city", 2, id="bus_city"),
+    ],
+)
+def test_a_position_that_cannot_be_taken_now_says_where_one_can(cls, name, players):
+    w = cls(players=players, humans=(), seed=4)
+    for _ in range(200):
+        try:
+            w.session.state.position()
+        except PositionError as exc:
+            expected = str(exc)
+            break
+        w.step()
+    else:
+        pytest.fail("every state reached allowed a position")
+    w.position_text.value = "edited"
+    w.copy_position()
+    assert w.position_text.value == expected
+    assert expected in w.message_text and w.last_error is None
+    session = w.session
+    w.position_start_button.click()
+    assert w.session is session and isinstance(w.last_error, json.JSONDecodeError)
+
+
+def test_ride_the_bus_start_needs_positions():
+    game = bus_lab.load_game("ride_the_bus", players=2)
+    if game.POSITIONS is not None:
+        pytest.skip("Ride the Bus has positions: its own tests cover them")
+    with pytest.raises(NotImplementedError, match="no positions"):
+        RideTheBusWidget(players=2, start={"seat": 0})
+    w = RideTheBusWidget(players=2)
+    assert w.position_panel is None
+    assert all(child is not None for child in w.widget.children)
+
+
+@pytest.mark.parametrize("factory", [BusCityWidget, "plain"])
+def test_close_leaves_no_widget_of_the_panel(factory):
+    from widget_helpers import widget_count
+
+    from bus_lab.widgets import GameWidget
+
+    before = widget_count()
+    if factory == "plain":
+        w = GameWidget(bus_lab.Session(bus_lab.load_game("bus_city", players=2), seed=1, start=BUS_CITY))
+    else:
+        w = factory(players=2, humans=(0,), seed=1, start=BUS_CITY)
+    assert w.position_panel is not None
+    w.close()
+    assert widget_count() == before
