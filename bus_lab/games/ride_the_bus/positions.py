@@ -180,7 +180,11 @@ def state_from_position(game: RideTheBusGame, position: Any) -> RideTheBusState:
     stay = state.cards_stay
     pyramid_board = not state.gauntlet and state.board == "pyramid"
     spot_board = not state.gauntlet and state.board == "give_and_take"
-    words = "the solo gauntlet" if state.gauntlet else f"the {state.board.replace('_', ' & ')} board"
+    words = (
+        "the solo gauntlet"
+        if state.gauntlet
+        else ("the pyramid board" if state.board == "pyramid" else "the Give & Take board")
+    )
 
     # -- every card once ----------------------------------------------------------------------
     rows = [[card(c) for c in row] for row in pos["rows"]]
