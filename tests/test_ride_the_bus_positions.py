@@ -28,6 +28,7 @@ QUESTION_3 = {
     "spots": None,
     "spot": None,
     "discard": [],
+    "bus": None,
 }
 
 
@@ -97,11 +98,106 @@ def test_where_a_position_is_taken():
     state.apply_action(INSIDE)
     with pytest.raises(PositionError, match=r"start of a Part 1 question .* the game is at phase 'deal'"):
         state.position()
-    state = _rtb(bus="questions").state_from_position(EXAMPLE)
-    while state.part.value != "bus":
-        state.apply_action(state.legal_actions()[0])
-    with pytest.raises(PositionError, match=r"the bus and the gauntlet's rides have no positions"):
+    state = _rtb().state_from_position(EXAMPLE)
+    state.apply_action(state.string_to_action("7D"))
+    with pytest.raises(PositionError, match=r"the game is at phase 'give'"):
         state.position()
+
+
+#: The higher/lower bus: seat 1 rides with a streak of 2 against the 9D (RTB-B-GUESS).
+ON_THE_BUS = {
+    "phase": "bus_guess",
+    "question": None,
+    "seat": None,
+    "rows": [["KS"], ["4C", "QH", "JD"], ["5D"]],
+    "points": [14, 16, 15],
+    "pyramid": ["7D", "2C", "3C", "4D", "KH", "KD", "5S", "6S", "8S", "JS"],
+    "spots": None,
+    "spot": None,
+    "discard": ["7H", "7S", "7D", "2C", "3C", "4D", "2D", "KH", "KD", "5S", "6S", "8S", "9C", "JS", "AC", "8H",
+                "3D", "TD"],
+    "bus": {"rider": 1, "card_to_beat": "9D", "cards": ["3D", "TD", "9D"], "streak": 1, "best_streak": 1,
+            "guesses": 2, "run": [], "rides": 0, "ride_best": [0, 0, 0]},
+}  # fmt: skip
+
+
+def test_a_bus_ride_from_a_position():
+    state = _rtb().state_from_position(ON_THE_BUS)
+    assert state.position() == ON_THE_BUS
+    assert state.current_player() == 1
+    assert state.status() == "Seat 1 on the bus: higher or lower than 9♦? Streak 1 of 5, guess 3 of 40."
+    unseen = [
+        c
+        for c in C.DECK
+        if C.card_code(c) not in {*sum(ON_THE_BUS["rows"], []), *ON_THE_BUS["discard"], "9D"}
+    ]
+    higher = sum(1 for c in unseen if C.rank(c) > C.rank(C.parse_card("9D")))
+    assert guess_odds(state)[HIGHER] == Fraction(higher, len(unseen))
+
+
+def test_impossible_buses():
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].update(rider=0),
+        r"field bus\.rider: seat 0 has 1 cards, but the rider has the longest row",
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].update(card_to_beat="TD"),
+        r"field bus\.card_to_beat: TD is on the table twice",
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].update(card_to_beat="QD"),
+        r"field bus\.card_to_beat: the last card of bus\.cards",
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].update(streak=5, best_streak=5),
+        r"field bus\.streak: a streak of 5 has got off the bus",
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].update(best_streak=0),
+        r"field bus\.best_streak: at least the streak now",
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].update(guesses=3),
+        r"field bus\.cards: 3 cards, but a first flip and 3 calls flip 4",
+    )
+    _error(ON_THE_BUS, lambda p: p["bus"].update(rides=1), r"field bus\.rides: rides are the solo gauntlet's")
+    _error(ON_THE_BUS, lambda p: p.update(bus=None), r"field bus: the bus, once it has started")
+    _error(
+        ON_THE_BUS, lambda p: p["pyramid"].__setitem__(9, None), r"field pyramid: the bus starts once all 10"
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p.update(phase="qb_guess"),
+        r"field phase: the pyramid board rides the higher/lower bus",
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p.update(phase="bus_guess"),
+        r"field phase: the questions bus has no higher/lower call",
+        bus="questions",
+    )
+
+
+def test_a_gauntlet_ride_goes_to_the_seat_whose_turn_it_is():
+    pos = {
+        "phase": "bus_guess", "question": None, "seat": None,
+        "rows": [["7H", "KS", "2D", "9C"], ["4C", "QH", "JD", "3S"]],
+        "points": [4, 16], "pyramid": None, "spots": None, "spot": None, "discard": ["3D"],
+        "bus": {"rider": 0, "card_to_beat": "TD", "cards": ["3D", "TD"], "streak": 0, "best_streak": 1,
+                "guesses": 1, "rides": 1, "run": [], "ride_best": [0, 1]},
+    }  # fmt: skip
+    game = bus_lab.load_game("ride_the_bus", players=2, mode="gauntlet")
+    state = game.state_from_position(pos)
+    assert state.status() == "Seat 0, ride 2 of 20: higher or lower than 10♦? Streak 0 of 5."
+    pos["bus"]["rider"] = 1
+    with pytest.raises(PositionError, match=r"field bus\.rider: after 1 rides in the order \[1, 0\]"):
+        game.state_from_position(pos)
 
 
 def test_missing_keys_wrong_types_and_unknown_codes():
@@ -173,7 +269,7 @@ def test_impossible_tables():
         lambda p: p.update(phase="spot_flip"),
         r"field phase: the pyramid board has no Give & Take spot",
     )
-    _error(EXAMPLE, lambda p: p.update(question=1), r"field question: null in Part 2")
+    _error(EXAMPLE, lambda p: p.update(question=1), r"field question: null after Part 1")
     _error(QUESTION_3, lambda p: p.update(question=None), r"field question: a whole number in Part 1")
     # played cards stay in their row: a Part 2 row keeps its four cards
     _error(
@@ -199,6 +295,7 @@ GIVE_AND_TAKE = {
     "spots": [["2S"], ["3D", "9D"], [], [], [], [], [], []],
     "spot": 1,
     "discard": ["2S", "2D", "9C", "QH", "JD", "3S", "3D"],
+    "bus": None,
 }
 
 
