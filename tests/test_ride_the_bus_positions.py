@@ -325,3 +325,25 @@ def test_give_and_take_spot_flip_and_its_checks():
     pos["pyramid"] = [None] * 10
     with pytest.raises(PositionError, match=r"field pyramid: the Give & Take board has no pyramid: use null"):
         game.state_from_position(pos)
+
+
+def test_more_cards_twice_and_missing_bus_keys():
+    _error(
+        ON_THE_BUS,
+        lambda p: p["discard"].append("KS"),
+        r"field discard\[18\]: KS is on the table twice \(also at rows\[0\]\[0\]\)",
+    )
+    _error(ON_THE_BUS, lambda p: p["discard"].append("ZZ"), r"field discard\[18\]: must be a card code")
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].pop("streak"),
+        r"field bus\.streak: is missing \(it should be a whole number",
+    )
+    _error(
+        ON_THE_BUS,
+        lambda p: p["bus"].update(rider=-1),
+        r"field bus\.rider: must be a whole number from 0 to 2",
+    )
+    _error(EXAMPLE, lambda p: p.update(bus=ON_THE_BUS["bus"]), r"field bus: null before the bus")
+    _error(ON_THE_BUS, lambda p: p.update(bus="x"), r"field bus: must be null or the bus: .*, not 'x'")
+    _error(ON_THE_BUS, lambda p: p["bus"].update(x=1), r"field bus\.x: is not a field of the bus")

@@ -171,8 +171,8 @@ def _format(players: int) -> PositionFormat:
             "spot": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": SPOTS - 1}],
                      "x-expected": "null or a whole number from 0 to 7"},
             "discard": cards,
-            "bus": {"anyOf": [{"type": "null"}, {
-                "type": "object",
+            "bus": {
+                "type": ["object", "null"],
                 "title": "the bus",
                 "required": list(BusPosition.__annotations__),
                 "additionalProperties": False,
@@ -188,7 +188,8 @@ def _format(players: int) -> PositionFormat:
                     "ride_best": {"type": "array", "items": {"type": "integer", "minimum": 0},
                                   "minItems": players, "maxItems": players},
                 },
-            }], "x-expected": "null or the bus: {'rider': ..., 'card_to_beat': ..., ...}"},
+                "x-expected": "null or the bus: {'rider': ..., 'card_to_beat': ..., ...}",
+            },
         },
     }  # fmt: skip
     return PositionFormat("Ride the Bus", schema)
