@@ -33,7 +33,7 @@ from bus_lab.games.bus_and_stop.positions import EXAMPLE
 from bus_lab.games.bus_city.positions import EXAMPLE as BUS_EXAMPLE
 from bus_lab.games.busstop.positions import EXAMPLE as BUSSTOP_EXAMPLE
 
-GAMES_WITH_POSITIONS = ("bus_and_stop", "busstop", "bus_city")
+GAMES_WITH_POSITIONS = ("bus_and_stop", "busstop", "bus_city", "ride_the_bus")
 POSITION_CONFIGS = [(c, i) for c, i in zip(CONFIGS, CONFIG_IDS) if c[0] in GAMES_WITH_POSITIONS]
 #: positions checked per seeded game (spread over the game)
 MAX_CHECKED = 40
@@ -217,9 +217,16 @@ def test_a_session_saved_before_positions_loads_as_before():
 
 
 def test_a_game_without_positions_says_so():
-    game = bus_lab.load_game("ride_the_bus")
+    from bus_lab.games.ride_the_bus.game import RideTheBusGame
+
+    class NoPositions(RideTheBusGame):
+        POSITIONS = None
+
+    game = NoPositions()
     with pytest.raises(NotImplementedError, match="has no positions"):
         game.state_from_position({})
+    with pytest.raises(NotImplementedError, match="has no positions"):
+        game.new_initial_state().position()
 
 
 @pytest.mark.parametrize("name", GAMES_WITH_POSITIONS)
@@ -228,7 +235,7 @@ def test_games_played_from_positions_keep_the_engine_contract(name):
     README's example and some taken from a seeded game): typed moves and their labels, labels that
     parse back, phases that say who acts, pickling, and records that replay."""
     game = bus_lab.load_game(name, players=2)
-    examples = {"bus_and_stop": EXAMPLE, "busstop": None, "bus_city": BUS_EXAMPLE}
+    examples = {"bus_and_stop": EXAMPLE, "busstop": None, "bus_city": BUS_EXAMPLE, "ride_the_bus": None}
     found, _ = _walk_positions(game, 7)
     positions = [pos for _s, pos in found[:: max(1, len(found) // 3)]]
     if examples[name] is not None:

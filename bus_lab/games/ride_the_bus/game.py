@@ -66,6 +66,7 @@ class RideTheBusGame(Game):
     title = "Ride the Bus"
     lower_score_wins = True  # RTB-SCORE-LOW
     ENCODING = "bus_lab.games.ride_the_bus.encoding"
+    POSITIONS = "bus_lab.games.ride_the_bus.positions"
     PARAMS = (
         Param("players", 4, "number of players (2-8; solo gauntlet 1-8)", bounds=(1, 8)),
         Param("board", "pyramid", "Part 2 board", choices=("pyramid", "give_and_take")),
