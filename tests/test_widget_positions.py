@@ -154,14 +154,20 @@ def test_a_position_that_cannot_be_taken_now_says_where_one_can(cls, name, playe
     assert w.session is session and isinstance(w.last_error, json.JSONDecodeError)
 
 
-def test_ride_the_bus_start_needs_positions():
-    game = bus_lab.load_game("ride_the_bus", players=2)
-    if game.POSITIONS is not None:
-        pytest.skip("Ride the Bus has positions: its own tests cover them")
-    with pytest.raises(NotImplementedError, match="no positions"):
-        RideTheBusWidget(players=2, start={"seat": 0})
-    w = RideTheBusWidget(players=2)
-    assert w.position_panel is None
+def test_ride_the_bus_widget_starts_from_a_position_and_new_game_returns_to_it():
+    """Ride the Bus positions (a Part 1 question) through the widget: ``start=`` and its panel."""
+    from bus_lab import Session
+
+    session = Session(bus_lab.load_game("ride_the_bus", players=2), seed=4, bots="best_odds")
+    for _ in range(5):
+        session.step()
+    position = session.state.position()
+    w = RideTheBusWidget(players=2, start=position, seed=9)
+    assert w.session.state.position() == position
+    assert w.position_panel is not None
+    w.step()
+    w.reset()
+    assert w.session.state.position() == position
     assert all(child is not None for child in w.widget.children)
 
 
