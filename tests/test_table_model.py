@@ -30,6 +30,7 @@ from bus_lab.table import (
     UnknownTableError,
 )
 from bus_lab.table.codes import ALPHABET, new_code, new_secret, normalize_code, same_secret
+from bus_lab.table.frames import ENDED_EARLY
 from bus_lab.table.table import HOLDING_TEXT, clean_name, options_schema
 from bus_lab.widgets import GameWidget
 
@@ -390,6 +391,32 @@ def test_the_scores_detail_is_shown_only_at_the_end():
     play_to_end(table, random.Random(1), check_every=50)
     rows = table.projector_frame()["scores"]["rows"]
     assert all("[BAS-" in row["cells"][1] or row["cells"][1] == "nothing yet" for row in rows)
+
+
+def test_a_game_the_host_ends_early_shows_the_points_so_far_with_their_detail():
+    table = make_table("ride_the_bus", {"players": 2})
+    table.start()
+    table.run_automatic()
+    rng = random.Random(3)
+    for _ in range(3):  # a few guesses of Part 1, then the host ends the game
+        seat = person_to_move(table)
+        assert seat is not None
+        frame = table.seat_frame(seat)
+        table.move(seat, rng.choice(frame["moves"])["action"], frame["seq"])
+        table.changed()
+        table.run_automatic()
+    table.end()
+    table.changed()
+    state = table.session.state
+    assert not state.is_terminal()
+    for frame in (table.projector_frame(), table.seat_frame(0)):
+        assert frame["scores"]["result"] == ENDED_EARLY
+        assert frame["status"]["now"] == ENDED_EARLY
+        for row in frame["scores"]["rows"]:
+            lines = state.score_breakdown(row["seat"])
+            assert row["points"] == sum(line["points"] for line in lines)
+            assert row["cells"][1] != "shown at the end"
+            assert all(f"[{line['rule']}]" in row["cells"][1] for line in lines)
 
 
 def test_frames_in_the_lobby_draw_the_board_before_the_deal():

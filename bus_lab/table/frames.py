@@ -140,11 +140,30 @@ def _hint(table: Table, seat: int | None, state: State, movable: bool) -> str:
     return f"Waiting for Seat {player} to move."
 
 
+#: What the pages say once the host ended a game before its end.
+ENDED_EARLY = "The host ended the game before its end: these are the points so far."
+
+
+def _finished(table: Table, state: State) -> bool:
+    """Whether the game is over: played to its end, or ended by the host (then every score's
+    detail is shown, as at the end)."""
+    return state.is_terminal() or (table.session is not None and table.phase in ("over", "closed"))
+
+
+def _scores(table: Table, state: State, scores: dict[str, Any]) -> dict[str, Any]:
+    """The scores table, saying so when the host ended the game before its end."""
+    if _finished(table, state) and not state.is_terminal():
+        scores = {**scores, "result": ENDED_EARLY}
+    return scores
+
+
 def _now(table: Table, state: State) -> str:
     if table.phase == "lobby":
         joined = table.people_count()
         places = sum(1 for s in table.seats if s.kind == "person")
         return f"{table.title}: {joined} of {places} seats for people taken."
+    if table.phase in ("over", "closed") and not state.is_terminal():
+        return ENDED_EARLY
     status: str = cast(Any, state).status()  # every game states its position in words
     return status
 
@@ -194,7 +213,7 @@ def _base(table: Table, seat: int | None, message: dict[str, str] | None, movabl
             }
             for info in table.seats
         ],
-        scores=adapter.scores(state, name_of, kind_of, detail=state.is_terminal()),
+        scores=_scores(table, state, adapter.scores(state, name_of, kind_of, detail=_finished(table, state))),
         log={
             "total": len(events),
             "events": [{"rule": e.rule, "text": e.text} for e in events[-MAX_LOG:][::-1]],

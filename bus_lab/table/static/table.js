@@ -945,7 +945,7 @@ class HostPage {
       this.say(String(msg.text));
       this.formGame = null; // draw the form again from the table's settings
       if (this.frame) this.drawForm(this.frame);
-    } else if (msg.type === "record") download(`bus_lab-table-${this.code}.json`, String(msg.record));
+    } else if (msg.type === "record") download(`table-${this.code}.json`, String(msg.record));
     else if (msg.type === "closed") {
       this.say(msg.text || "This table has closed.", "note");
       this.phaseLine.textContent = "The table has closed.";

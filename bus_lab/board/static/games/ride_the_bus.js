@@ -33,7 +33,7 @@ DRAWERS.ride_the_bus = (() => {
 .rtb-part2 { grid-area: part2; min-width: 0; }
 .rtb-seat { display: flex; align-items: center; gap: 6px; padding: 1px 4px; min-height: 48px; }
 .rtb-who { flex: 0 0 108px; min-width: 0; line-height: 1.25; }
-.rtb-who b { white-space: nowrap; }
+.rtb-who b { overflow-wrap: anywhere; }
 .rtb-mark { display: inline-block; width: 1.1em; color: #0b5cad; font-weight: 700; }
 .rtb-tag { display: block; font-size: 11px; color: #4a4a4a; }
 .rtb-tomove .rtb-who b { text-decoration: underline; }
