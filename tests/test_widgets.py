@@ -603,7 +603,9 @@ def test_settings_panel_is_filled_in_from_the_options_and_closed():
         players=3, board="give_and_take", bus="questions", streak=4, humans=(1,), bot="random"
     )
     assert isinstance(w.settings_panel, FoldingPanel) and not w.settings_panel.is_open
-    assert isinstance(w.widget, ipywidgets.VBox) and w.widget.children == (w.settings_panel, w.board)
+    assert isinstance(w.widget, ipywidgets.VBox)
+    assert w.widget.children == (w.settings_panel, w.board, w.position_panel)
+    assert isinstance(w.position_panel, FoldingPanel) and not w.position_panel.is_open
     assert w.settings_panel.body.layout.display == "none"
     assert w.settings_panel.toggle.description == "Table settings" and w.settings_panel.toggle.tooltip
     w.settings_panel.toggle.value = True  # Enter or a click on the title button opens it

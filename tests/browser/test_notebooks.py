@@ -398,13 +398,14 @@ def test_flagship_lesson_runs_as_a_voila_app(page: Page, lab_server) -> None:
         "Voilà shows fewer charts than the lesson"
     )
     assert not images_without_alt(page), f"Voilà: images without alt text: {images_without_alt(page)}"
-    # A "Your turn" question is answered in its box, code hidden: the first asks for question 2's
-    # best chance after a 9 (RTB-Q2).
-    from bus_lab.prob.part1 import q2_table
+    # A "Your turn" question is answered in its box, code hidden: the first asks which question the
+    # best guess gets right most often (RTB-Q2: question 2), computed here from the odds.
+    from bus_lab.prob import question_right_chances
 
-    truth = max(q2_table()["9"].values())
+    chances = question_right_chances("best")
+    truth = max(chances, key=lambda question: chances[question])
     box = page.locator(".widget-text input").first
-    box.fill(f"{truth.numerator}/{truth.denominator}")
+    box.fill(str(truth))
     box.press("Enter")
     expect(
         page.locator("[role=status]").filter(has_text="Right!"), "the answer box did not say Right!"
