@@ -175,9 +175,10 @@ def measure_clicks(page, game: str, clicks: int) -> tuple[list[float], list[floa
 def print_browser(clicks: int) -> list[tuple[str, float]]:
     """Run the browser figures; return (game, 95th percentile in the page) per game."""
     sys.path.insert(0, str(BROWSER_TESTS))
-    import conftest
     from jupyter_board import collapse_side_areas, scroll_to_top, wait_for_boards, wait_for_kernel
     from playwright.sync_api import sync_playwright
+
+    import conftest
 
     chromium = conftest.find_chromium()
     if chromium is None:

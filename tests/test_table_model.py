@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import pytest
+from async_run import run_async
 
 from bus_lab import Session, load_game
 from bus_lab.table import (
@@ -895,9 +896,9 @@ def test_drive_takes_the_automatic_steps_at_the_hubs_pace():
     table.start()
     seen: list[int] = []
     table.add_listener(lambda t: seen.append(t.version))
-    taken = asyncio.run(hub.drive(table))
+    taken = run_async(hub.drive(table))
     assert taken > 20 and table.phase == "over" and seen == [1]
-    assert asyncio.run(hub.drive(table)) == 0 and seen == [1]
+    assert run_async(hub.drive(table)) == 0 and seen == [1]
 
     paced = Hub(pace_s=0.001)
     table = paced.create_table("ride_the_bus", {"players": 2}, seed=3)
@@ -909,7 +910,7 @@ def test_drive_takes_the_automatic_steps_at_the_hubs_pace():
     assert table.animate  # a step of the game: the pages may show it moving
     versions: list[int] = []
     table.add_listener(lambda t: versions.append(t.version))
-    taken = asyncio.run(paced.drive(table))
+    taken = run_async(paced.drive(table))
     assert taken >= 1 and versions == list(range(2, 2 + taken))  # one change per step
     assert table.session.state.current_player() == 0
     table.changed()
@@ -924,4 +925,4 @@ def test_drive_takes_the_automatic_steps_at_the_hubs_pace():
     frame = table.seat_frame(0)
     assert frame["moves"]  # Part 1 never holds: Ana is to move again
     table.move(0, frame["moves"][0]["action"], frame["seq"])
-    assert asyncio.run(pause_soon()) == 0 and table.phase == "paused"
+    assert run_async(pause_soon()) == 0 and table.phase == "paused"

@@ -26,6 +26,7 @@ import time
 from typing import Any
 
 import pytest
+from async_run import run_async
 from table_clients import Client, SocketTable, game_over, mover, refused
 
 from bus_lab.table import Hub, Table
@@ -453,7 +454,7 @@ def test_real_server_refuses_frames_over_ws_max_size_and_keeps_the_others():
                 errors = [json.loads(await asyncio.wait_for(calm.recv(), 5))["type"]]
                 return code, calm_got, errors
 
-        code, calm_got, errors = asyncio.run(scenario())
+        code, calm_got, errors = run_async(scenario())
         assert code == 1009, "uvicorn closes a socket that sends a message over ws_max_size"
         assert calm_got == ["pong", "frame"]
         assert errors == ["error"]
@@ -836,7 +837,7 @@ def test_real_server_flood_is_closed_and_the_others_keep_playing():
                         break
                 return kinds, code, answered
 
-        kinds, code, answered = asyncio.run(scenario())
+        kinds, code, answered = run_async(scenario())
         assert code == 1008
         assert kinds.count("pong") >= 10 and kinds.count("error") >= 40
         assert answered == 1

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from async_run import run_async
 from starlette.testclient import TestClient
 
 from bus_lab.board.assets import board_esm
@@ -824,7 +825,7 @@ def test_a_slow_device_holds_one_newest_frame_and_blocks_nobody() -> None:
         await tables.shutdown()
         assert table.code not in tables.adopted
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 # --------------------------------------------------------------------------- real server
@@ -897,7 +898,7 @@ def test_a_game_over_a_real_server() -> None:
 
         with urllib.request.urlopen(server.seat_url(table.code)) as page:
             assert page.status == 200 and page.headers["content-security-policy"] == CSP
-        result = asyncio.run(play_over_the_network(server, table.code))
+        result = run_async(play_over_the_network(server, table.code))
         assert set(result) >= {"0", "1"} and result["moves"] > 10
         assert server.call(lambda: table.phase) == "over"
         assert server.call(lambda: table.session.state.is_terminal())
@@ -925,7 +926,7 @@ def test_a_real_server_closes_a_socket_on_a_frame_over_4096_bytes() -> None:
 
     with TableServer() as server:
         table = server.call(server.hub.create_table)
-        text, code = asyncio.run(scenario(server, table.code))
+        text, code = run_async(scenario(server, table.code))
     assert "too long (3000 characters; at most 2000)" in text
     assert code == 1009
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from board_harness import PAGE, BoardPage
-from conftest import ARTIFACTS
 
 from bus_lab.board.assets import board_css, board_esm
 from bus_lab.table.table import Table
 from bus_lab.widgets import BusstopWidget
+from conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 

@@ -197,8 +197,11 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     page.locator('input[name="person"][data-seat="1"]').uncheck()
     page.fill("#tl-seed", "5")
     page.locator("#tl-seed").dispatch_event("change")
-    page.wait_for_timeout(300)  # let the last configure arrive
-    lobby = host.latest()["lobby"]
+    for _ in range(100):  # let the last configure arrive (up to 10 s on a busy machine)
+        page.wait_for_timeout(100)
+        lobby = host.latest()["lobby"]
+        if lobby["fixed_seed"] and lobby["people"] == [True, False]:
+            break
     assert lobby["options"]["max_rounds"] == 2, [m for m in host.received if m["type"] != "frame"]
     assert lobby["people"] == [True, False], lobby
     assert lobby["fixed_seed"] is True

@@ -8,9 +8,9 @@ Screenshots of every game on both screens are saved under ``test-artifacts/scree
 from __future__ import annotations
 
 import pytest
-from conftest import ARTIFACTS
 
 from bus_lab.table.runner import TableServer
+from conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
