@@ -4,6 +4,7 @@ game returning to the position, and the panel (copy the position, edit it, start
 from __future__ import annotations
 
 import copy
+import html
 import json
 
 import pytest
@@ -185,3 +186,43 @@ def test_close_leaves_no_widget_of_the_panel(factory):
     assert w.position_panel is not None
     w.close()
     assert widget_count() == before
+
+
+@pytest.mark.parametrize(("cls", "name", "players", "position"), CASES)
+def test_the_check_line_follows_the_text_as_it_is_typed(cls, name, players, position):
+    """The line under the text area says, on every edit and before Start is pressed, whether a
+    game can start from the text: ready, the JSON error with its line and column, the position
+    error, or that the text is not a JSON object."""
+    w = cls(players=players, humans=(0,), seed=3, start=position)
+    session = w.session
+    assert w.position_check_text() == "Ready: press Start from this position."
+    assert "Ready" in w.position_check.value
+
+    cut = w.position_text.value[:-1]
+    with pytest.raises(json.JSONDecodeError) as caught:
+        json.loads(cut)
+    w.position_text.value = cut
+    err = caught.value
+    assert w.position_check_text() == f"Not JSON yet: {err.msg} (line {err.lineno}, column {err.colno})."
+    assert html.escape(w.position_check_text()) in w.position_check.value
+
+    bad = copy.deepcopy(json.loads(w._position_words()))
+    bad["seats" if "seats" in bad else "boards"].append(copy.deepcopy(bad.get("seats", bad.get("boards"))[0]))
+    with pytest.raises(PositionError) as refused:
+        bus_lab.load_game(name, players=players).state_from_position(bad)
+    w.position_text.value = json.dumps(bad)
+    assert w.position_check_text() == f"Cannot start from this: {refused.value}"
+
+    w.position_text.value = "[1, 2]"
+    assert w.position_check_text().startswith("Not a position: it must be a JSON object")
+    assert w.session is session and w.last_error is None, "checking the text never starts or refuses a game"
+
+
+def test_the_check_line_explains_a_sentence_where_no_position_can_be_taken():
+    w = BusCityWidget(players=2, humans=(0,), seed=0)
+    with pytest.raises(PositionError) as caught:
+        w.session.state.position()
+    assert w.position_text.value == str(caught.value)
+    assert w.position_check_text().startswith("No position here yet")
+    w.position_text.value += " edited"
+    assert w.position_check_text().startswith("Not JSON yet: Expecting value (line 1, column 1)")

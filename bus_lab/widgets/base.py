@@ -28,6 +28,7 @@ and the reason (with the legal moves) is shown in the widget's message line and 
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -156,9 +157,10 @@ class GameWidget:
         last_error (BaseException | None): the last error shown, or ``None``.
         position_panel (FoldingPanel | None): the "Set up a position" panel (closed at first), or
             ``None`` when the game has no positions; ``position_text`` (Textarea) holds the
-            position as JSON, ``position_start_button`` and ``position_copy_button`` are its buttons
-            (:meth:`start_from_position`, :meth:`copy_position`). Each game's widget shows it
-            below the board.
+            position as JSON, ``position_check`` (HTML) checks it on every edit
+            (:meth:`position_check_text`), ``position_start_button`` and ``position_copy_button``
+            are its buttons (:meth:`start_from_position`, :meth:`copy_position`). Each game's
+            widget shows it below the board.
     """
 
     def __init__(
@@ -268,6 +270,7 @@ class GameWidget:
         positions: a labelled text area with the position as JSON and two buttons."""
         if self.session.game.POSITIONS is None:
             return None
+        self._position_note: str | None = None  # the text area's sentence when no position could be taken
         self.position_text = W.Textarea(
             description="Position (JSON)",
             layout=W.Layout(width="100%", height="18em"),
@@ -283,16 +286,21 @@ class GameWidget:
             tooltip="Put the position on the board now into the text box",
             layout=W.Layout(width="auto"),
         )
+        self.position_check = W.HTML(layout=W.Layout(min_height="1.5em"))
+        self.position_check.add_class("bl-position-check")
         self.position_start_button.on_click(lambda _b: self.start_from_position())
         self.position_copy_button.on_click(lambda _b: self.copy_position())
+        self.position_text.observe(lambda _change: self._check_position_text(), names="value")
         self.position_text.value = self._position_words()
+        self._check_position_text()
         body = W.VBox(
             [
                 W.HTML(
-                    "<p>Edit the position (JSON) and press Start from this position; "
-                    "the message line says what is wrong with it, if anything.</p>"
+                    "<p>Edit the position (JSON); the line under it checks it as you type. "
+                    "Then press Start from this position.</p>"
                 ),
                 self.position_text,
+                self.position_check,
                 W.HBox([self.position_start_button, self.position_copy_button]),
             ]
         )
@@ -306,13 +314,45 @@ class GameWidget:
         """``[position_panel]``, or ``[]`` when the game has no positions (for a widget's layout)."""
         return [] if self.position_panel is None else [self.position_panel]
 
+    def position_check_text(self) -> str:
+        """What the line under the position's text area says about the text now, checked as it is
+        typed: ``"Ready: …"`` when a game can start from it, else why not (the JSON error with its
+        line and column, or the :class:`~bus_lab.engine.errors.PositionError` text)."""
+        text = self.position_text.value
+        if text == self._position_note:
+            return "No position here yet: go on to such a point and press Copy the current position."
+        try:
+            position = json.loads(text)
+        except json.JSONDecodeError as exc:
+            return f"Not JSON yet: {exc.msg} (line {exc.lineno}, column {exc.colno})."
+        if not isinstance(position, dict):
+            return "Not a position: it must be a JSON object ({ … }) with the fields shown by Copy."
+        try:
+            self.session.game.state_from_position(position)
+        except PositionError as exc:
+            return f"Cannot start from this: {exc}"
+        except Exception as exc:  # any other refusal is shown the same way, never raised while typing
+            return f"Cannot start from this ({type(exc).__name__}): {exc}"
+        return "Ready: press Start from this position."
+
+    def _check_position_text(self) -> None:
+        """Show :meth:`position_check_text` under the text area (it runs on every edit)."""
+        words = self.position_check_text()
+        colour = (
+            "var(--jp-success-color1, #1b5e20)"
+            if words.startswith("Ready")
+            else "var(--jp-error-color1, #8a1c1c)"
+        )
+        self.position_check.value = f'<span style="color:{colour}">{html.escape(words)}</span>'
+
     def _position_words(self) -> str:
         """The current position as pretty JSON, or the sentence saying where a position can be
         taken when it cannot be taken now."""
         try:
             position = self.session.state.position()
         except PositionError as exc:
-            return str(exc)
+            self._position_note = str(exc)
+            return self._position_note
         return json.dumps(position, indent=2, ensure_ascii=False)
 
     def copy_position(self) -> None:
@@ -329,8 +369,9 @@ class GameWidget:
             try:
                 self.session.state.position()
             except PositionError as exc:
-                self.position_text.value = str(exc)
-                return str(exc)
+                self._position_note = str(exc)
+                self.position_text.value = self._position_note
+                return self._position_note
             self.position_text.value = self._position_words()
             return None
 

@@ -1,6 +1,7 @@
 """The "Set up a position" panel in JupyterLab, in headless Chromium, by keyboard only: open the
-panel, edit the position's JSON (nine passengers moved into another Busstop queue), start from it,
-and see a bad text refused in the board's message line with the game unchanged."""
+panel, edit the position's JSON (nine passengers moved into another Busstop queue), see the line
+under the text check it as it is typed, start from it, and see a bad text refused in the board's
+message line with the game unchanged."""
 
 from __future__ import annotations
 
@@ -39,6 +40,22 @@ def message(page) -> str:
     return page.locator(f"{board_root('busstop')} .bl-message").inner_text()
 
 
+def wait_for_words(page, selector: str, words: str, timeout_ms: int = 30_000) -> None:
+    """Wait until the element shows ``words``; on a timeout, fail with what it shows instead."""
+    try:
+        page.wait_for_function(
+            "([s, w]) => { const e = document.querySelector(s); return e && e.textContent.includes(w); }",
+            arg=[selector, words],
+            timeout=timeout_ms,
+        )
+    except Exception as exc:  # Playwright's TimeoutError: say what the page showed
+        shown = page.locator(selector).all_inner_texts()
+        raise AssertionError(f"{selector} never showed {words!r}; it shows {shown!r}") from exc
+
+
+CHECK = ".bl-position-check"
+
+
 @pytest.mark.timeout(240)
 def test_a_position_is_edited_and_started_by_keyboard(laptop_page, lab_server) -> None:
     page = laptop_page
@@ -57,28 +74,23 @@ def test_a_position_is_edited_and_started_by_keyboard(laptop_page, lab_server) -
     shown = json.loads(text.input_value())
     assert shown["round"] == EXAMPLE["round"] and len(shown["boards"]) == 3
 
-    # A text that is not JSON: the message line says why, the board stays.
+    # A text that is not JSON: the line under it says so as it is typed (so the kernel has the text
+    # before Start is pressed), and Start shows why in the message line; the board stays.
     text.fill('{"round": 4,')
+    wait_for_words(page, CHECK, "Not JSON yet")
     start = page.get_by_role("button", name="Start from this position")
     start.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        "(s) => document.querySelector(s + ' .bl-message').textContent.includes('JSONDecodeError')",
-        arg=board_root("busstop"),
-        timeout=30_000,
-    )
+    wait_for_words(page, f"{board_root('busstop')} .bl-message", "JSONDecodeError")
 
     # Nine passengers moved to the second board's queue (its third bus open): the game starts there.
     shown["boards"][0]["queue"], shown["boards"][1]["queue"] = [], shown["boards"][0]["queue"]
     shown["boards"][1]["extra_bus"] = True
     text.fill(json.dumps(shown))
+    wait_for_words(page, CHECK, "Ready: press Start from this position.")
     start.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        "(s) => document.querySelector(s + ' .bl-message').textContent.includes('starts from the position')",
-        arg=board_root("busstop"),
-        timeout=30_000,
-    )
+    wait_for_words(page, f"{board_root('busstop')} .bl-message", "starts from the position")
     page.wait_for_function(
         "() => { const t = [...document.querySelectorAll('textarea')].find(e => e.value.includes('round'));"
         " return t && JSON.parse(t.value).boards[1].queue.length === 9; }",
