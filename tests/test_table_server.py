@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -37,8 +38,20 @@ from bus_lab.table.protocol import (
     parse_hello,
     parse_message,
 )
-from bus_lab.table.runner import NETWORK_WARNING, TableServer, banner_lines, serve, share_url
-from bus_lab.table.server import CSP, MAX_QUEUED, Connection, TableApp, create_app
+from bus_lab.table.runner import NETWORK_WARNING, WS_MAX_SIZE, TableServer, banner_lines, serve, share_url
+from bus_lab.table.server import (
+    CLOSE_BAD_SECRET,
+    CLOSE_FULL,
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    CLOSE_TOO_MANY_FAILURES,
+    CLOSE_UNKNOWN_TABLE,
+    CSP,
+    MAX_QUEUED,
+    Connection,
+    TableApp,
+    create_app,
+)
 from bus_lab.table.table import Table, UnknownTableError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -537,44 +550,44 @@ def test_rate_limit_then_flood_close() -> None:
             assert "Too many messages" in tv.until("error")["text"]
         tv.send({"type": "ping"})  # the fifth refusal within the minute
         code, seen = tv.closed_with()
-        assert code == 1008
+        assert code == CLOSE_POLICY
         assert all(m["type"] != "pong" for m in seen)
 
 
 def test_hello_timeout() -> None:
     with served(Limits(pace_s=0, hello_timeout_s=0.2)) as s, s.connect() as silent:
         code, seen = silent.closed_with()
-        assert code == 1008
+        assert code == CLOSE_POLICY
         assert seen[-1]["type"] == "refused" and "No hello" in seen[-1]["text"]
 
 
 def test_bad_hello_is_refused() -> None:
     with served() as s, s.connect({"type": "watch", "code": s.table.code, "name": "x"}) as odd:
         code, seen = odd.closed_with()
-        assert code == 1008 and "no field 'name'" in seen[0]["text"]
+        assert code == CLOSE_POLICY and "no field 'name'" in seen[0]["text"]
 
 
 def test_unknown_code_bad_token_bad_key_and_started_table() -> None:
     with served() as s:
         with s.connect({"type": "watch", "code": "ZZZZZ"}) as unknown:
             code, seen = unknown.closed_with()
-            assert code == 4404 and seen[0]["type"] == "refused" and "ZZZZZ" in seen[0]["text"]
+            assert code == CLOSE_UNKNOWN_TABLE and seen[0]["type"] == "refused" and "ZZZZZ" in seen[0]["text"]
         with s.connect({"type": "resume", "code": s.table.code, "token": "x" * 32}) as forged:
             code, seen = forged.closed_with()
-            assert code == 4403 and seen[0]["type"] == "refused"
+            assert code == CLOSE_BAD_SECRET and seen[0]["type"] == "refused"
         with s.connect({"type": "host", "code": s.table.code, "key": "x" + s.hub.host_key[1:]}) as fake:
             code, seen = fake.closed_with()
-            assert code == 4403 and "host link" in seen[0]["text"]
+            assert code == CLOSE_BAD_SECRET and "host link" in seen[0]["text"]
         with s.seat("Ana"), s.seat("Bo"):
             with s.connect({"type": "join", "code": s.table.code, "name": "Cy"}) as third:
                 code, seen = third.closed_with()
-                assert code == 4409 and "full" in seen[0]["text"]
+                assert code == CLOSE_FULL and "full" in seen[0]["text"]
             with s.host() as host:
                 start_game(s, host)
                 host.frame(lambda f: f["table"]["phase"] == "playing")
             with s.connect({"type": "join", "code": s.table.code, "name": "Late"}) as late:
                 code, seen = late.closed_with()
-                assert code == 4409 and "started" in seen[0]["text"]
+                assert code == CLOSE_FULL and "started" in seen[0]["text"]
 
 
 def test_failed_joins_from_one_address_are_limited() -> None:
@@ -583,11 +596,11 @@ def test_failed_joins_from_one_address_are_limited() -> None:
         for _ in range(3):
             with s.connect({"type": "watch", "code": "ZZZZZ"}) as guess:
                 codes.append(guess.closed_with()[0])
-        assert codes == [4404, 4404, 4429]
+        assert codes == [CLOSE_UNKNOWN_TABLE, CLOSE_UNKNOWN_TABLE, CLOSE_TOO_MANY_FAILURES]
         # now even the right code is refused from that address for a while
         with s.connect({"type": "watch", "code": s.table.code}) as right:
             code, seen = right.closed_with()
-            assert code == 4429 and "wait a minute" in seen[0]["text"]
+            assert code == CLOSE_TOO_MANY_FAILURES and "wait a minute" in seen[0]["text"]
 
 
 def test_too_many_connections_on_one_table() -> None:
@@ -599,7 +612,7 @@ def test_too_many_connections_on_one_table() -> None:
             a.until("welcome"), b.until("welcome")
             with s.connect({"type": "watch", "code": s.table.code}) as c:
                 code, seen = c.closed_with()
-                assert code == 4409 and "Too many devices" in seen[0]["text"]
+                assert code == CLOSE_FULL and "Too many devices" in seen[0]["text"]
 
 
 def test_host_lobby_commands() -> None:
@@ -632,7 +645,7 @@ def test_host_lobby_commands() -> None:
             moved = host.frame(lambda f: [seat["name"] for seat in f["seats"]] == ["Seat 0", "Ana", "Bo"])
             host.send({"type": "command", "name": "kick", "value": 1})
             code, seen = ana.closed_with()
-            assert code == 4403 and seen[-1]["type"] == "refused"
+            assert code == CLOSE_BAD_SECRET and seen[-1]["type"] == "refused"
             frame = host.frame(lambda f: f["seq"] > moved["seq"])
             assert [seat["name"] for seat in frame["seats"]] == ["Seat 0", "Seat 1", "Bo"]
 
@@ -674,7 +687,7 @@ def test_lobby_changes_made_outside_the_protocol_reach_the_pages() -> None:
         s.on_loop(lambda: (s.table.leave(2), s.table.changed()))
         code, seen = ana.closed_with()
         text = "The host freed your seat: join again with your name."
-        assert code == 4403 and seen[-1] == {"type": "refused", "text": text}
+        assert code == CLOSE_BAD_SECRET and seen[-1] == {"type": "refused", "text": text}
         bo.send({"type": "ping"})
         assert bo.until("pong") == {"type": "pong"}
 
@@ -700,9 +713,12 @@ def test_host_game_commands_and_record() -> None:
         host.send({"type": "command", "name": "close", "value": None})
         for client in (ana, bo, host):
             code, seen = client.closed_with()
-            assert code == 1000 and seen[-1] == {"type": "closed", "text": "The host closed this table."}
+            assert code == CLOSE_NORMAL and seen[-1] == {
+                "type": "closed",
+                "text": "The host closed this table.",
+            }
         with s.connect({"type": "watch", "code": s.table.code}) as late:
-            assert late.closed_with()[0] == 4404
+            assert late.closed_with()[0] == CLOSE_UNKNOWN_TABLE
 
 
 def test_a_fault_in_the_table_is_said_to_that_device_and_the_socket_stays(
@@ -758,7 +774,7 @@ def test_sweep_closes_idle_tables_and_tells_the_pages() -> None:
             closed = client.portal.call(app.state.tables.sweep)
             assert closed == [table.code]
             code, seen = tv.closed_with()
-            assert code == 1000 and seen[-1] == {"type": "closed", "text": table.notice}
+            assert code == CLOSE_NORMAL and seen[-1] == {"type": "closed", "text": table.notice}
 
 
 class FakeSocket:
@@ -819,7 +835,7 @@ def test_a_slow_device_holds_one_newest_frame_and_blocks_nobody() -> None:
         conn = Connection(stuck, table, "seat", 0, "here", RateLimiter(8, 30))  # type: ignore[arg-type]
         for _ in range(MAX_QUEUED + 1):
             conn.push({"type": "pong"})
-        assert conn.close_code == 1008 and len(conn.outbox) == MAX_QUEUED
+        assert conn.close_code == CLOSE_POLICY and len(conn.outbox) == MAX_QUEUED
         for task in senders:
             task.cancel()
         await tables.shutdown()
@@ -909,17 +925,21 @@ def test_a_game_over_a_real_server() -> None:
         server.call(lambda: None)
 
 
-def test_a_real_server_closes_a_socket_on_a_frame_over_4096_bytes() -> None:
+def test_a_real_server_closes_a_socket_on_a_frame_over_its_size_limit() -> None:
     import websockets
+
+    limit = Limits().max_message_chars
+    long = limit + 1000
+    assert long < WS_MAX_SIZE, "a message refused politely must fit under the socket's own limit"
 
     async def scenario(server: TableServer, code: str) -> tuple[str, int | None]:
         async with websockets.connect(server.url.replace("http://", "ws://") + "/ws") as ws:
             await ws.send(json.dumps({"type": "watch", "code": code}))
             assert json.loads(await ws.recv())["type"] == "welcome"
             assert json.loads(await ws.recv())["type"] == "frame"
-            await ws.send("x" * 3000)  # over max_message_chars: an error, the socket stays
+            await ws.send("x" * long)  # over max_message_chars: an error, the socket stays
             error = json.loads(await ws.recv())
-            await ws.send("x" * 5000)  # over ws_max_size: the socket is closed
+            await ws.send("x" * (WS_MAX_SIZE + 1))  # over uvicorn's ws_max_size: the socket is closed
             with pytest.raises(websockets.ConnectionClosed):
                 await ws.recv()
             return error["text"], ws.close_code
@@ -927,8 +947,8 @@ def test_a_real_server_closes_a_socket_on_a_frame_over_4096_bytes() -> None:
     with TableServer() as server:
         table = server.call(server.hub.create_table)
         text, code = run_async(scenario(server, table.code))
-    assert "too long (3000 characters; at most 2000)" in text
-    assert code == 1009
+    assert f"too long ({long} characters; at most {limit})" in text
+    assert code == 1009  # the websocket library's "message too big", past uvicorn's ws_max_size
 
 
 def test_port_in_use_is_a_clear_error() -> None:
@@ -1019,3 +1039,12 @@ def test_tasks_table_runs_the_command_line_in_the_lab_environment(monkeypatch: p
     assert tasks.main(["table", "--host", "0.0.0.0", "--port", "9000"]) == 0
     command = [str(tasks.VENV_PYTHON), "-m", "bus_lab.table", "--host", "0.0.0.0", "--port", "9000"]
     assert calls == [tasks.LAB_PINS, (command, tasks.ROOT)]
+
+
+def test_the_page_knows_the_codes_that_refuse_a_seat() -> None:
+    """table.js stops reconnecting on the server's refusal codes: the two lists are the same."""
+    script = (ROOT / "bus_lab" / "table" / "static" / "table.js").read_text(encoding="utf-8")
+    shown = re.search(r"REFUSED_CODES = new Set\(\[([0-9, ]+)\]\)", script)
+    assert shown is not None, "table.js no longer lists REFUSED_CODES"
+    page_codes = {int(code) for code in shown.group(1).split(",")}
+    assert page_codes == {CLOSE_BAD_SECRET, CLOSE_UNKNOWN_TABLE, CLOSE_FULL, CLOSE_TOO_MANY_FAILURES}

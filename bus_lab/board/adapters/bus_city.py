@@ -319,4 +319,5 @@ class BusCityAdapter(BoardAdapter):
         return None
 
 
+#: The adapter :func:`bus_lab.board.frame.adapter_for` loads for ``"bus_city"``.
 ADAPTER = BusCityAdapter()

@@ -199,8 +199,6 @@ class RideTheBusAdapter(BoardAdapter):
         why = state.why_illegal(give_action(giver))
         return {seat_target(giver): f"{why} ({state.gives[0][2]})"} if why else {}
 
-    #: The adapter :func:`bus_lab.board.frame.adapter_for` loads for ``"ride_the_bus"``.
-
     def scores(
         self,
         state: State,
@@ -253,4 +251,5 @@ class RideTheBusAdapter(BoardAdapter):
         }
 
 
+#: The adapter :func:`bus_lab.board.frame.adapter_for` loads for ``"ride_the_bus"``.
 ADAPTER = RideTheBusAdapter()

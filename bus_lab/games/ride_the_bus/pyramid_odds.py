@@ -699,7 +699,7 @@ def simulate_pyramids(
     seed: int = 0,
     row_points: str = "escalating",
     players: int | None = None,
-    batch: int = 50_000,
+    batch: int = 10_000,
     progress: bool = False,
 ) -> dict[str, Any]:
     """Plain vectorised simulation of whole pyramids (numpy), no exact arithmetic.
@@ -716,7 +716,8 @@ def simulate_pyramids(
         seed (int): seed of the ``numpy.random.Generator``.
         row_points (str): ``"escalating"`` or ``"flat"``.
         players (int | None): seats when ``rows`` is ``None`` (2–8); ignored otherwise.
-        batch (int): trials per vectorised batch (memory ≈ batch × 1 kB).
+        batch (int): trials per vectorised batch (memory ≈ batch × 1 kB; the figures are the same
+            whatever the batch, as the batches draw from one generator in turn).
         progress (bool): show a progress bar.
 
     Returns:
