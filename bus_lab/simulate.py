@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from bus_lab.engine.core import CHANCE, TERMINAL, Game, State
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.registry import load_game
+from bus_lab.engine.streams import BOT_SALT, LEGACY_STREAMS, STREAMS, StepRandom, StepWords, check_streams
 
 if TYPE_CHECKING:  # concurrent.futures is imported only when an executor is used
     import concurrent.futures as cf
@@ -47,26 +48,53 @@ _seed_generator = _CRandom.seed  # the C seeding under random.Random.seed, given
 ROW_KEYS = ("game_index", "seed", "winners", "scores", "length")
 
 
-def _play_game(game: Game, policies: Mapping[int, Callable], seed: int) -> State:
+def _play_game(game: Game, policies: Mapping[int, Callable], seed: int, streams: int = STREAMS) -> State:
     """Play one game to the end with ``policies`` (a policy per seat) and return its final state.
 
     The lean loop of :func:`simulate`: it applies the actions a
-    :class:`~bus_lab.engine.session.Session` with the same seed and bots would (``run_to_end``),
-    drawn from the same random streams (a fresh ``random.Random(f"{seed}:chance:{step}")`` per draw,
-    ``random.Random(f"{seed}:bot:{step}")`` per bot decision, ``step`` being the actions so far, as
-    :meth:`Session.rng_for_step` derives them; one generator re-seeded by :func:`_reseed` for each
-    step, so a policy must not keep its rng from one call to the next), but keeps no timeline of
-    cloned states.
-    ``tests/test_simulate.py`` checks it against a Session for every registered game.
+    :class:`~bus_lab.engine.session.Session` with the same seed, bots and streams version would
+    (``run_to_end``), drawn from the same random streams (:mod:`bus_lab.engine.streams`: the
+    generator of each step derived from the seed, the kind of step and ``step``, the actions so
+    far, as :meth:`Session.rng_for_step` derives them), but keeps no timeline of cloned states.
+    One generator is re-started for every step (version 2: a :class:`StepRandom` given the step's
+    word; version 1: re-seeded by :func:`_reseed`), so a policy must not keep its rng from one call
+    to the next. ``tests/test_simulate.py`` checks it against a Session for every registered game.
 
     Args:
         game (Game): the game to play.
         policies (Mapping[int, Callable]): ``{seat: policy(state, rng) -> action}`` for every seat.
         seed (int): the game's seed (a Session's ``seed``).
+        streams (int): the streams version (2, or 1 for runs made before version 2).
 
     Raises:
         RuntimeError: the game did not end within 100,000 steps (a Session's ``run_to_end`` limit).
     """
+    if streams == LEGACY_STREAMS:
+        return _play_game_legacy(game, policies, seed)
+    state = game.new_initial_state()
+    step = len(state.history())
+    words = StepWords(seed).word
+    rng = StepRandom(0)
+    restart = rng.restart  # re-starts the one generator from each step's word
+    for _ in range(100_000):
+        player = state.current_player()
+        if player == TERMINAL:
+            return state
+        if player == CHANCE:
+            restart(words(step))
+            action = sample_chance(state, rng)
+        else:
+            restart(words(step) ^ BOT_SALT)
+            action = policies[player](state, rng)
+        state.apply_action(action)
+        step += 1
+    if state.is_terminal():
+        return state
+    raise RuntimeError(f"the game of seed {seed} did not end within 100,000 steps")
+
+
+def _play_game_legacy(game: Game, policies: Mapping[int, Callable], seed: int) -> State:
+    """:func:`_play_game` with version 1 streams (``random.Random(f"{seed}:{kind}:{step}")``)."""
     state = game.new_initial_state()
     step = len(state.history())
     rng = Random(0)  # re-seeded before every use (a seed given here spares a read of os.urandom)
@@ -116,6 +144,7 @@ def _play_chunk(
     seed: int,
     indices: Sequence[int] | tuple[int, int],
     extras: Callable[[State], dict] | None,
+    streams: int = STREAMS,
 ) -> list[dict[str, Any]]:
     """Play the games ``indices`` (module level, so process pools and clusters can pickle it).
 
@@ -132,7 +161,7 @@ def _play_chunk(
     rows = []
     for index in indices:
         s = game_seed(seed, index)
-        state = _play_game(game, policies, s)
+        state = _play_game(game, policies, s, streams)
         row = {
             "game_index": index,
             "seed": s,
@@ -200,6 +229,7 @@ def simulate(
     progress: bool = False,
     extras: Callable[[State], dict] | None = None,
     chunk_size: int | None = None,
+    streams: int = STREAMS,
     **params: Any,
 ) -> list[dict[str, Any]]:
     """Play ``n_games`` seeded games to the end with bots and return one row per game.
@@ -222,6 +252,10 @@ def simulate(
             executor is used. It may not reuse the standard keys.
         chunk_size (int | None): games per task sent to the executor (default: about four tasks
             per worker when the executor says how many it has, else 50 games per task).
+        streams (int): how each step's generator comes from the game's seed
+            (:mod:`bus_lab.engine.streams`): 2, the default, or 1 to repeat a run made before
+            version 2. Row ``i`` is the game ``Session(game, seed=row["seed"], bots=bots,
+            streams=streams)`` plays to the end.
         **params: game parameters when ``game_or_name`` is a name.
 
     Returns:
@@ -241,13 +275,14 @@ def simulate(
         raise ValueError(f"seed={seed!r}: use a non-negative integer")
     bots = _check_bots(game, bots)
     _check_options(extras, executor, chunk_size)
+    streams = check_streams(streams)
     from bus_lab.prob.montecarlo import progress_bar
 
     bar = progress_bar(total=n_games, enabled=progress, description="games")
     try:
         if executor is None:
-            return _play_here(game, bots, seed, n_games, extras, chunk_size, bar)
-        return _play_on(executor, game, bots, seed, n_games, extras, chunk_size, bar)
+            return _play_here(game, bots, seed, n_games, extras, chunk_size, bar, streams)
+        return _play_on(executor, game, bots, seed, n_games, extras, chunk_size, bar, streams)
     finally:
         if bar is not None:
             bar.close()
@@ -295,13 +330,14 @@ def _play_here(
     extras: Callable[[State], dict] | None,
     chunk_size: int | None,
     bar: Any,
+    streams: int = STREAMS,
 ) -> list[dict[str, Any]]:
     """Play every game in this process, in order, a chunk at a time (the bar advances per chunk)."""
     step = chunk_size or max(1, min(100, math.ceil(n_games / 100)))
     rows: list[dict[str, Any]] = []
     for start in range(0, n_games, step):
         chunk = range(start, min(start + step, n_games))
-        rows.extend(_play_chunk(game, bots, seed, chunk, extras))
+        rows.extend(_play_chunk(game, bots, seed, chunk, extras, streams))
         if bar is not None:
             bar.update(len(chunk))
     return rows
@@ -335,6 +371,7 @@ def _play_on(
     extras: Callable[[State], dict] | None,
     chunk_size: int | None,
     bar: Any,
+    streams: int = STREAMS,
 ) -> list[dict[str, Any]]:
     """Send chunks of games to ``executor`` and put the rows back in game order (a failure cancels
     the chunks not started)."""
@@ -345,7 +382,7 @@ def _play_on(
     futures = {}
     for start in range(0, n_games, chunk_size):
         chunk = (start, min(start + chunk_size, n_games))
-        futures[executor.submit(_play_chunk, sent, bots, seed, chunk, extras)] = start
+        futures[executor.submit(_play_chunk, sent, bots, seed, chunk, extras, streams)] = start
     results: dict[int, list[dict[str, Any]]] = {}
     try:
         for future in cf.as_completed(futures):

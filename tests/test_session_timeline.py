@@ -15,6 +15,7 @@ import bus_lab
 from bus_lab import Session, load_game
 from bus_lab.engine import session as session_module
 from bus_lab.engine.policies import sample_chance
+from bus_lab.engine.streams import STREAMS, step_rng
 
 GAMES = bus_lab.registered_games()
 
@@ -51,12 +52,12 @@ class PlainTimeline:
         if state.is_terminal():
             return None
         if state.is_chance_node():
-            return sample_chance(state, random.Random(f"{self.seed}:chance:{self.position}"))
+            return sample_chance(state, step_rng(STREAMS, self.seed, "chance", self.position))
         seat = state.current_player()
         if seat not in self.bots:
             return None
         policy = self.game.policies()[self.bots[seat]]
-        return policy(state, random.Random(f"{self.seed}:bot:{self.position}"))
+        return policy(state, step_rng(STREAMS, self.seed, "bot", self.position))
 
     def apply(self, action):
         new = self.states[self.position].clone()
@@ -195,13 +196,13 @@ def test_a_callable_bot_may_keep_the_states_it_sees():
 
 
 def test_rng_for_step_follows_the_history_length():
-    """The generator of a step is seeded from seed, kind and the number of actions so far."""
+    """The generator of a step comes from seed, kind and the number of actions so far."""
     session = Session(load_game("bus_city"), seed=9, bots="random")
     for _ in range(40):
         session.step()
     session.goto(17)
     for kind in ("chance", "bot"):
-        expected = random.Random(f"9:{kind}:{len(session.state.history())}")
+        expected = step_rng(STREAMS, 9, kind, len(session.state.history()))
         assert session.rng_for_step(kind).random() == expected.random()
 
 
@@ -331,17 +332,18 @@ OLD_RECORDS = [
 
 @pytest.mark.parametrize("record, at_position, at_end", OLD_RECORDS)
 def test_records_saved_before_load_and_replay(record, at_position, at_end):
-    """A record saved by the Session that cloned every step loads to the same states, saves back
-    to the same record, and a new session with its seed and bots plays the same game."""
+    """A record saved by the Session that cloned every step (before streams version 2) loads to
+    the same states, saves back to the same record (now saying its streams version, 1), and a new
+    session with its seed, bots and streams version 1 plays the same game."""
     text = "".join(record)
     data = json.loads(text)
     loaded = Session.from_json(text)
     assert loaded.position == data["position"] and len(loaded) == len(data["history"]) + 1
     assert _digest(loaded.state) == at_position
     assert _digest(loaded.state_at(len(loaded) - 1)) == at_end
-    assert json.loads(loaded.to_json()) == data
+    assert json.loads(loaded.to_json()) == {**data, "streams": 1}
     game = load_game(data["game"], **data["params"])
     bots = {int(seat): name for seat, name in data["bots"].items()}
-    again = Session(game, seed=data["seed"], bots=bots, deck=data["deck"])
+    again = Session(game, seed=data["seed"], bots=bots, deck=data["deck"], streams=1)
     again.run_to_end()
     assert again.state.history() == data["history"]

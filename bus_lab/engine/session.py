@@ -6,8 +6,8 @@ every ``SNAPSHOT_EVERY`` steps; any other step is rebuilt from the snapshot befo
 actions. A state handed to a caller (``state``, ``state_at``, ``goto``) is never changed
 afterwards: it is copied first, so reading costs a clone per step and bots-only play none. Chance steps are drawn from a seed (or from a scripted list of outcomes, the
 "rigged deck" lessons use); bots play their seats. The random generator of each step is derived
-from the seed and the step number, so the same seed gives the same game, undo-and-step again
-gives the same card, and no global random state is touched.
+from the seed and the step number (:mod:`bus_lab.engine.streams`), so the same seed gives the
+same game, undo-and-step again gives the same card, and no global random state is touched.
 """
 
 from __future__ import annotations
@@ -21,6 +21,15 @@ from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import IllegalActionError, InputTypeError
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.registry import load_game
+from bus_lab.engine.streams import (
+    BOT_SALT,
+    LEGACY_STREAMS,
+    STREAMS,
+    StepRandom,
+    StepWords,
+    check_streams,
+    step_rng,
+)
 
 #: A snapshot (an untouched clone) of the state is kept every this many steps; any other step is
 #: rebuilt from the snapshot before it by replaying the timeline's actions (apply_action is
@@ -47,6 +56,9 @@ class Session:
         start (dict | None): a position to start from instead of the game's initial state (a
             dict as ``state.position()`` gives it; see :meth:`Game.state_from_position`). Step 0
             of the timeline is that position; undo stops there; :meth:`to_json` saves it.
+        streams (int): how each step's generator is derived from the seed
+            (:mod:`bus_lab.engine.streams`): 2, the default, or 1 to replay a game saved before
+            version 2 (:meth:`from_json` picks it from the record).
 
     Raises:
         PositionError: ``start`` cannot be set up (the message names the field).
@@ -54,6 +66,7 @@ class Session:
             cannot come up when its turn comes (raised by :meth:`step` then, state unchanged).
         ParameterError: a scripted deck the game refuses up front (names the entry and why).
         InputTypeError: ``deck`` is not a list of strings.
+        ValueError: an unknown ``streams`` version.
     """
 
     def __init__(
@@ -63,10 +76,14 @@ class Session:
         bots: Mapping[int, str | Policy] | str | Policy | None = None,
         deck: Sequence[str] | None = None,
         start: dict | None = None,
+        streams: int = STREAMS,
     ):
+        self.streams: int = check_streams(streams)
         self.game: Game = load_game(game) if isinstance(game, str) else game
         self.start: dict | None = None if start is None else self.game.state_from_position(start)._start
         self.seed: int = secrets.randbelow(2**31) if seed is None else int(seed)
+        self._words: StepWords | None = None  # the seed's step words (streams 2), made at the first draw
+        self._words_seed = self.seed
         self.deck: list[str] = self._check_deck(deck)
         self._bot_specs = self._normalise_bots(bots)
         self.bots: dict[int, Policy] = {seat: self._resolve(spec) for seat, spec in self._bot_specs.items()}
@@ -247,8 +264,20 @@ class Session:
         return not st.is_terminal() and not st.is_chance_node() and st.current_player() not in self.bots
 
     def rng_for_step(self, kind: str = "chance") -> random.Random:
-        """The generator used at the current position; derived from seed, kind and step number."""
-        return random.Random(f"{self.seed}:{kind}:{self._position}")  # == len(state.history())
+        """The generator used at the current position: derived from the seed, the kind of step
+        (``"chance"`` or ``"bot"``) and the step number (:func:`bus_lab.engine.streams.step_rng`).
+
+        Raises:
+            ValueError: an unknown kind.
+        """
+        if self.streams == LEGACY_STREAMS or kind not in ("chance", "bot"):
+            return step_rng(self.streams, self.seed, kind, self._position)
+        words = self._words
+        if words is None or self._words_seed != self.seed:  # the seed may have been set anew
+            words = self._words = StepWords(self.seed)
+            self._words_seed = self.seed
+        word = words.word(self._position)  # the step number == len(state.history())
+        return StepRandom(word ^ BOT_SALT if kind == "bot" else word)
 
     # -- acting --------------------------------------------------------------------------
     def next_action(self) -> int | None:
@@ -378,7 +407,14 @@ class Session:
 
     def fork(self) -> Session:
         """A new, independent session at the current position (same game, seed, bots, deck)."""
-        twin = Session(self.game, seed=self.seed, bots=self._bot_specs, deck=self.deck, start=self.start)
+        twin = Session(
+            self.game,
+            seed=self.seed,
+            bots=self._bot_specs,
+            deck=self.deck,
+            start=self.start,
+            streams=self.streams,
+        )
         position = self._position
         twin._actions = self._actions[:position]
         twin._snapshots = self._snapshots[: position // SNAPSHOT_EVERY + 1]  # never changed: shared
@@ -388,9 +424,9 @@ class Session:
 
     # -- saving --------------------------------------------------------------------------
     def to_json(self) -> str:
-        """Save as JSON: game, params, seed, scripted deck, named bots, the whole timeline
-        (as the history of its last state) and the current position (the step number); for a
-        session started from a position, that position too (``"start"``).
+        """Save as JSON: game, params, seed, streams version, scripted deck, named bots, the whole
+        timeline (as the history of its last state) and the current position (the step number);
+        for a session started from a position, that position too (``"start"``).
 
         Raises:
             ValueError: a bot is a callable with no registered name (it cannot be saved).
@@ -405,6 +441,7 @@ class Session:
             "game": self.game.name,
             "params": self.game.params,
             "seed": self.seed,
+            "streams": self.streams,
             "deck": self.deck,
             "bots": names,
             "history": list(self._actions),
@@ -416,7 +453,9 @@ class Session:
 
     @classmethod
     def from_json(cls, text: str) -> Session:
-        """Load a session saved by :meth:`to_json` (replaying its history)."""
+        """Load a session saved by :meth:`to_json` (replaying its history). A record without
+        ``"streams"`` was saved before version 2 and goes on with version 1, so the steps after
+        its history are drawn as they were then."""
         data = json.loads(text)
         game = load_game(data["game"], **data["params"])
         session = cls(
@@ -425,6 +464,7 @@ class Session:
             bots={int(k): v for k, v in data["bots"].items()},
             deck=data["deck"],
             start=data.get("start"),
+            streams=data.get("streams", LEGACY_STREAMS),
         )
         for action in data["history"]:
             session._advance(action)
