@@ -51,12 +51,12 @@ def check_streams(version: object) -> int:
     Raises:
         ValueError: any other value (the message gives the known versions).
     """
-    if isinstance(version, bool) or version not in (LEGACY_STREAMS, STREAMS):
-        raise ValueError(
-            f"streams={version!r}: use {STREAMS} (new games) or {LEGACY_STREAMS} (games saved before "
-            f"version {STREAMS})"
-        )
-    return int(version)  # type: ignore[call-overload]
+    if isinstance(version, int) and not isinstance(version, bool) and version in (LEGACY_STREAMS, STREAMS):
+        return version
+    raise ValueError(
+        f"streams={version!r}: use {STREAMS} (new games) or {LEGACY_STREAMS} (games saved before "
+        f"version {STREAMS})"
+    )
 
 
 class StepRandom(random.Random):
@@ -75,6 +75,10 @@ class StepRandom(random.Random):
     Args:
         word (int): the starting state, 0 ≤ word < 2**64 (larger ints are cut to their low 64 bits).
     """
+
+    _word: int
+    _first: int | None  # the word until the first draw takes it
+    gauss_next: float | None  # random.Random's cached second normal deviate (gauss())
 
     def __init__(self, word: int) -> None:  # no call to Random.__init__: nothing to seed
         self._word = self._first = word & _MASK
@@ -150,7 +154,7 @@ class StepRandom(random.Random):
             draw = self._next64()
         return draw % n
 
-    def getstate(self) -> tuple[int, int, int | None, float | None]:
+    def getstate(self) -> tuple[int, int, int | None, float | None]:  # type: ignore[override]
         """The state, for :meth:`setstate`: ``(2, word, first, gauss_next)``."""
         return (2, self._word, self._first, self.gauss_next)
 
