@@ -526,7 +526,7 @@ def test_every_classic_variant_plays_to_the_end(options):
     assert moves(w) == [] and not w.frame["controls"]["can_step"]
 
 
-@pytest.mark.parametrize("players, seed", [(1, 6), (1, 7), (3, 6)], ids=["1-lone-loses", "1-lone-wins", "3"])
+@pytest.mark.parametrize("players, seed", [(1, 1), (1, 3), (3, 1)], ids=["1-lone-loses", "1-lone-wins", "3"])
 def test_gauntlet_plays_to_the_end(players, seed):
     """RTB-SG-FLOW, RTB-SG-ORDER, RTB-SG-RIDE, RTB-SG-WIN: no Part 2 or 3; seat 0 rides by tapping."""
     w = RideTheBusWidget(players=players, humans=(0,), seed=seed, mode="gauntlet", streak=4)
@@ -546,7 +546,7 @@ def test_gauntlet_plays_to_the_end(players, seed):
         assert players > 1 or best == [4]  # a lone rider wins only by making 4 in a row
     else:  # a lone rider who never made 4 in a row has no win (RTB-SG-WIN)
         assert players == 1 and max(best) < 4 and scores["result"].startswith("Result: no winner")
-    assert (seed, players, bool(state.winners())) in {(6, 1, False), (7, 1, True), (6, 3, True)}
+    assert (seed, players, bool(state.winners())) in {(1, 1, False), (3, 1, True), (1, 3, True)}
     view = w.frame["view"]
     assert view["pyramid"] == [] and view["spots"] == [] and view["gauntlet"]["best"] == best
     assert view["gauntlet"]["order"] == sorted(range(players), key=lambda s: (-state.points[s], s))
