@@ -109,7 +109,9 @@ def test_scripted_deck_is_used_in_order_then_seeded_draws():
     cards = [session.state.action_to_string(a) for a in history if a < 52]
     assert cards[:3] == deck
     assert len(cards) > 30
-    dealt = next(session.state_at(i) for i in range(len(session)) if session.state_at(i).num_chance_steps() == 3)
+    dealt = next(
+        session.state_at(i) for i in range(len(session)) if session.state_at(i).num_chance_steps() == 3
+    )
     rows = dealt.view()["rows"]  # two players: round 1 deals seat 0, seat 1, then round 2 seat 0
     assert rows[0][:2] == ["7H", "2D"] and rows[1][:1] == ["9C"]
     again = Session(rtb(), seed=8, deck=deck, bots="random")
