@@ -130,11 +130,25 @@ def test_a_whole_game_played_by_clicking_the_board(blank_page, table):
             shot = True
         kinds.add(move["kind"])
         if move["kind"] == "place":  # the passenger keeps its identity and moves to the bus or queue
-            anim = blank_page.get_attribute(f'[data-target="{move["path"][0]}"] [data-anim]', "data-anim")
+            # Its id, and the ids of any identical passengers also waiting to be placed: when two
+            # like passengers wait, the one left behind may keep the first place's id (they look
+            # the same), and the other moves.
+            token = blank_page.locator(f'[data-target="{move["path"][0]}"] [data-anim]')
+            words = token.get_attribute("aria-label")
+            anims = blank_page.eval_on_selector_all(
+                '[data-target^="passenger:"] [data-anim]',
+                "(els, words) => els.filter(e => e.getAttribute('aria-label') === words)"
+                ".map(e => e.getAttribute('data-anim'))",
+                words,
+            )
+            anim = token.get_attribute("data-anim")
+            assert anim in anims
             click_move(bp, move)
-            where = f'[data-target="{move["path"][1]}"] [data-anim="{anim}"]'
-            landed = blank_page.locator(where).count() == 1
-            assert landed or "leaves" in move["hint"], (move, anim)
+            landed = any(
+                blank_page.locator(f'[data-target="{move["path"][1]}"] [data-anim="{a}"]').count() == 1
+                for a in anims
+            )
+            assert landed or "leaves" in move["hint"], (move, anims)
             if landed:  # it moved there (a bus that fills and leaves takes it off the board)
                 assert int(blank_page.locator(".bl-root").get_attribute("data-moved")) >= 1, move
             continue

@@ -81,9 +81,9 @@ DRAWERS.busstop = (() => {
 .bsb-qgrid { display: grid; grid-template-columns: repeat(5, 26px); gap: 1px; }
 .bsb-qnote { grid-column: span 2; font-size: 11px; line-height: 1; color: #8a2a00; font-weight: 700; display: flex; align-items: center; white-space: nowrap; }
 .bsb-qmore { font-size: 11px; color: #8a2a00; font-weight: 700; }
-.bsb-foot { display: flex; flex-wrap: wrap; gap: 1px 6px; align-items: center; }
+.bsb-foot { display: flex; flex-wrap: wrap; gap: 1px 4px; align-items: center; }
 .bsb-hand { display: flex; gap: 1px; align-items: center; flex-wrap: wrap; }
-.bsb-hand .bsb-tile { width: 22px; }
+.bsb-hand .bsb-tile { width: 19px; }
 .bsb-foot .lbl { font-size: 11px; color: #333; }
 .bsb-recv { display: flex; gap: 2px; align-items: center; flex-wrap: wrap; }
 .bsb .bsb-tgt { display: inline-flex; padding: 1px; border-radius: 5px; }
