@@ -465,10 +465,15 @@ def bench_parallel(table: Table, repeat: int, quick: bool) -> None:
 NOTEBOOK_AIM_S = 10.0
 NOTEBOOK_AIM_MB = 250.0
 
-#: Injected as the last cell: the kernel's peak resident set so far (ru_maxrss is in KB on Linux).
+#: Injected as the last cell: the kernel's peak resident set so far, in MB. On Linux it is VmHWM
+#: from /proc/self/status (the kernel's own peak: ru_maxrss would also count the peak of the
+#: process that started the kernel, carried over at exec); elsewhere ru_maxrss.
 PEAK_RSS_CODE = (
     "import resource as _r, sys as _s\n"
-    "_k = _r.getrusage(_r.RUSAGE_SELF).ru_maxrss\n"
+    "try:\n"
+    "    _k = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:'))\n"
+    "except (OSError, StopIteration):\n"
+    "    _k = _r.getrusage(_r.RUSAGE_SELF).ru_maxrss\n"
     "print(_k / 1024 if _s.platform != 'darwin' else _k / 2**20)"
 )
 

@@ -73,18 +73,21 @@ def _play_game(game: Game, policies: Mapping[int, Callable], seed: int, streams:
         return _play_game_legacy(game, policies, seed)
     state = game.new_initial_state()
     step = len(state.history())
-    words = StepWords(seed).word
-    rng = StepRandom(0)
-    restart = rng.restart  # re-starts the one generator from each step's word
+    words = StepWords(seed)
+    dealt = words.words  # the words dealt so far (a list that grows)
+    rng = StepRandom(0)  # re-started in place from each step's word, as StepRandom(word) starts
     for _ in range(100_000):
         player = state.current_player()
         if player == TERMINAL:
             return state
+        word = dealt[step] if step < len(dealt) else words.word(step)
         if player == CHANCE:
-            restart(words(step))
+            rng._word = rng._first = word
+            rng.gauss_next = None
             action = sample_chance(state, rng)
         else:
-            restart(words(step) ^ BOT_SALT)
+            rng._word = rng._first = word ^ BOT_SALT
+            rng.gauss_next = None
             action = policies[player](state, rng)
         state.apply_action(action)
         step += 1

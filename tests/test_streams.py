@@ -240,3 +240,31 @@ def test_a_run_made_before_version_2_is_repeated_with_streams_1() -> None:
 def test_session_refuses_an_unknown_version() -> None:
     with pytest.raises(ValueError, match="streams=0"):
         Session(bus_lab.load_game("bus_city"), streams=0)
+
+
+def test_randrange_gives_what_random_randrange_gives_from_the_same_state() -> None:
+    """The short cut for randrange(n) draws exactly what random.Random.randrange would."""
+    words = StepWords(8)
+    cases = [(n,) for n in (1, 2, 3, 52, 1000, 2**32, 2**32 + 1, 2**70)] + [(3, 60), (5, 100, 7), (10, 0, -3)]
+    for k in range(40):
+        for args in cases:
+            fast = StepRandom(words.word(k))
+            plain = StepRandom(words.word(k))
+            for _ in range(3):  # the first draw (the word) and later ones
+                assert fast.randrange(*args) == random.Random.randrange(plain, *args), (k, args)
+    for bad in ((0,), (-5,), (4, 4), (1, 5, 0)):
+        with pytest.raises(ValueError):
+            StepRandom(1).randrange(*bad)
+    assert StepRandom(2**64 - 1).randrange(3) == StepRandom(2**64 - 1)._randbelow(3), (
+        "the top word is redrawn"
+    )
+
+
+def test_the_lean_loop_restarts_its_generator_as_a_fresh_one_would() -> None:
+    """simulate's loop re-starts one StepRandom per step; the games equal those of a Session."""
+    game = load_game("busstop", players=3)
+    rows = simulate(game, 3, seed=5, bots="bidder")
+    for row in rows:
+        session = Session(game, seed=row["seed"], bots="bidder")
+        session.run_to_end()
+        assert session.state.returns() == row["scores"] and len(session.state.history()) == row["length"]

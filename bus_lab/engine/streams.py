@@ -8,7 +8,7 @@ game, undo-and-step-again gives the same card, and any step can be replayed on i
 Two versions exist; a saved session records the one it used (``"streams"`` in its JSON):
 
 * **Version 2** (:data:`STREAMS`, new sessions): a game's seed seeds one Mersenne Twister, which
-  deals a 64-bit *word* per step, 256 at a time (:class:`StepWords`); the step's generator is a
+  deals a 64-bit *word* per step, 64 at a time (:class:`StepWords`); the step's generator is a
   :class:`StepRandom` started from that word (a bot's word is the step's word with
   :data:`BOT_SALT` xor-ed in). Making it and drawing once cost well under a microsecond.
 * **Version 1** (:data:`LEGACY_STREAMS`, sessions saved before version 2 existed):
@@ -37,7 +37,7 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment (the golden ratio in 64 bits)
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
-_BLOCK = 256  # words dealt at a time
+_BLOCK = 64  # words dealt at a time (the words do not depend on it: 64-bit blocks of one stream)
 _UNPACK = struct.Struct(f"<{_BLOCK}Q").unpack
 _TWO_TO_MINUS_53 = 1.0 / (1 << 53)
 _TWO_TO_64 = 1 << 64
@@ -154,6 +154,22 @@ class StepRandom(random.Random):
             draw = self._next64()
         return draw % n
 
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        """``random.Random.randrange``, the same number from the same state, with a short cut for
+        the call a step makes most, ``randrange(n)`` with ``0 < n <= 2**32`` on a fresh generator:
+        the word modulo ``n`` (:meth:`_randbelow`).
+
+        Raises:
+            ValueError: an empty range (as ``random.Random.randrange``).
+        """
+        if stop is None and step == 1 and type(start) is int and 0 < start <= _TWO_TO_32:
+            draw = self._first
+            if draw is not None and draw < _SURE_BELOW:
+                self._first = None
+                return draw % start
+            return self._randbelow(start)
+        return super().randrange(start, stop, step)
+
     def getstate(self) -> tuple[int, int, int | None, float | None]:  # type: ignore[override]
         """The state, for :meth:`setstate`: ``(2, word, first, gauss_next)``."""
         return (2, self._word, self._first, self.gauss_next)
@@ -170,7 +186,7 @@ class StepRandom(random.Random):
 
 
 class StepWords:
-    """The 64-bit words of one game's steps (streams version 2), dealt 256 at a time.
+    """The 64-bit words of one game's steps (streams version 2), dealt 64 at a time.
 
     Word ``k`` is the ``k``-th 64-bit block of ``random.Random(f"bus_lab streams 2:{seed}")``'s
     ``getrandbits`` output (little-endian), so it depends only on the seed and ``k``, whatever
@@ -185,6 +201,12 @@ class StepWords:
     def __init__(self, seed: int) -> None:
         self._source = random.Random(f"bus_lab streams 2:{seed}")
         self._words: list[int] = []
+
+    @property
+    def words(self) -> list[int]:
+        """The words dealt so far (step ``k``'s at index ``k``): the same list object all along,
+        growing as :meth:`word` deals more. For reading only."""
+        return self._words
 
     def word(self, step: int) -> int:
         """The word of step ``step`` (≥ 0); the chance generator of that step starts from it."""
