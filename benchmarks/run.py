@@ -59,6 +59,18 @@ def median_time(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
+def median_times_interleaved(fns: list, repeat: int) -> list[float]:
+    """Median wall-clock seconds of each of ``fns``, run in turn ``repeat`` times (a, b, c, a, b,
+    c, ...), so a change in the machine's load during the run weighs on all of them alike."""
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, out in zip(fns, times):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
+
+
 def shown(value: float) -> str:
     """A figure for the table: thousands separators from 100 up, else 3 significant digits."""
     return f"{value:,.0f}" if value >= 100 else f"{value:,.3g}"
@@ -168,14 +180,15 @@ def bench_engine(table: Table, repeat: int, quick: bool) -> None:
         m = 20 if quick else 200
         loop_steps: list[int] = []
         session_steps: list[int] = []
-        loop = median_time(
-            lambda game=game, policy=policy, m=m, out=loop_steps: out.append(random_games(game, m, policy)),
-            repeat,
-        )
-        seconds = median_time(
-            lambda game=game, policy=policy, m=m, out=session_steps: out.append(
-                session_games(game, m, policy)
-            ),
+        loop, seconds = median_times_interleaved(
+            [
+                lambda game=game, policy=policy, m=m, out=loop_steps: out.append(
+                    random_games(game, m, policy)
+                ),
+                lambda game=game, policy=policy, m=m, out=session_steps: out.append(
+                    session_games(game, m, policy)
+                ),
+            ],
             repeat,
         )
         per_step = (seconds / session_steps[-1]) / (loop / loop_steps[-1])
@@ -397,9 +410,14 @@ def print_simulate_vs_engine(table: Table, repeat: int, quick: bool) -> None:
     bare_steps: list[int] = []
     sim_rows: list[list[dict]] = []
     session_steps: list[int] = []
-    bare = median_time(lambda: bare_steps.append(random_games(game, n)), repeat)
-    sim = median_time(lambda: sim_rows.append(bus_lab.simulate(game, n, seed=1)), repeat)
-    sessions = median_time(lambda: session_steps.append(session_games(game, n, "random")), repeat)
+    bare, sim, sessions = median_times_interleaved(
+        [
+            lambda: bare_steps.append(random_games(game, n)),
+            lambda: sim_rows.append(bus_lab.simulate(game, n, seed=1)),
+            lambda: session_steps.append(session_games(game, n, "random")),
+        ],
+        max(repeat, 5),
+    )
     sim_steps = sum(row["length"] for row in sim_rows[-1])
     table.add(
         f"simulate against the bare loop, ride_the_bus ({n:,} random games): games/s",
@@ -445,12 +463,17 @@ def bench_parallel(table: Table, repeat: int, quick: bool) -> None:
     n = 400 if quick else 2_000
     game = bus_lab.load_game("ride_the_bus", players=4)
     serial = []
-    one = median_time(lambda: serial.append(bus_lab.simulate(game, n, seed=1)), repeat)
-    table.add(f"simulate ride_the_bus ({n:,} random games), one core: games/s", n / one, "games/s")
     with ProcessPoolExecutor(max_workers=cores) as pool:
         bus_lab.simulate(game, 2 * cores, seed=0, executor=pool)  # start the workers outside the timing
-        pooled = []
-        many = median_time(lambda: pooled.append(bus_lab.simulate(game, n, seed=1, executor=pool)), repeat)
+        pooled: list[list[dict]] = []
+        one, many = median_times_interleaved(
+            [
+                lambda: serial.append(bus_lab.simulate(game, n, seed=1)),
+                lambda: pooled.append(bus_lab.simulate(game, n, seed=1, executor=pool)),
+            ],
+            repeat,
+        )
+    table.add(f"simulate ride_the_bus ({n:,} random games), one core: games/s", n / one, "games/s")
     same = "same rows" if pooled[-1] == serial[-1] else "ROWS DIFFER"
     table.add(
         f"simulate ride_the_bus ({n:,} random games), {cores} processes: games/s",
