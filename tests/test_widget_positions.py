@@ -195,6 +195,8 @@ def test_the_check_line_follows_the_text_as_it_is_typed(cls, name, players, posi
     error, or that the text is not a JSON object."""
     w = cls(players=players, humans=(0,), seed=3, start=position)
     session = w.session
+    assert w.position_check_text().startswith("This is the position on the board now")
+    w.position_text.value = json.dumps(w.session.state.position(), indent=1)  # the same, spaced otherwise
     assert w.position_check_text() == "Ready: press Start from this position."
     assert "Ready" in w.position_check.value
 
@@ -203,7 +205,7 @@ def test_the_check_line_follows_the_text_as_it_is_typed(cls, name, players, posi
         json.loads(cut)
     w.position_text.value = cut
     err = caught.value
-    assert w.position_check_text() == f"Not JSON yet: {err.msg} (line {err.lineno}, column {err.colno})."
+    assert w.position_check_text().startswith(f"Not JSON yet, at line {err.lineno}, column {err.colno}: ")
     assert html.escape(w.position_check_text()) in w.position_check.value
 
     bad = copy.deepcopy(json.loads(w._position_words()))
@@ -225,4 +227,36 @@ def test_the_check_line_explains_a_sentence_where_no_position_can_be_taken():
     assert w.position_text.value == str(caught.value)
     assert w.position_check_text().startswith("No position here yet")
     w.position_text.value += " edited"
-    assert w.position_check_text().startswith("Not JSON yet: Expecting value (line 1, column 1)")
+    assert w.position_check_text() == (
+        "Not JSON yet, at line 1, column 1: a value is missing (is there a comma too many before a ] or }?)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            '{"round": 4\n "conductor": 1}',
+            "at line 2, column 2: a comma (,) is missing, often at the end of the line before.",
+        ),
+        ('{"round" 4}', "at line 1, column 10: a colon (:) is missing after a name."),
+        ('{"round": 4,}', 'at line 1, column 13: a name in double quotes is expected, as in "round"'),
+        ('{"round": "four}', "at line 1, column 11: a text in double quotes is not closed."),
+        ('{"round": 4} x', "at line 1, column 14: there is more after the end of the position."),
+    ],
+)
+def test_the_check_line_says_a_json_mistake_in_plain_words(text, words):
+    w = BusstopWidget(players=3, humans=(0,), seed=1, start=BUSSTOP)
+    w.position_text.value = text
+    assert w.position_check_text().startswith("Not JSON yet, ") and words in w.position_check_text()
+
+
+def test_after_start_the_check_line_says_the_text_is_the_board():
+    w = BusstopWidget(players=3, humans=(0,), seed=1, start=BUSSTOP)
+    edited = json.loads(w.position_text.value)
+    edited["conductor"] = 2
+    w.position_text.value = json.dumps(edited)
+    assert w.position_check_text() == "Ready: press Start from this position."
+    w.position_start_button.click()
+    assert w.last_error is None, w.message_text
+    assert w.position_check_text().startswith("This is the position on the board now")

@@ -128,6 +128,25 @@ class FoldingPanel(W.VBox):
         self.body.layout.display = None if opened else "none"
 
 
+#: Python's JSON error messages in plain words (the line and column are given beside them).
+_JSON_PROBLEMS = {
+    "Expecting ',' delimiter": "a comma (,) is missing, often at the end of the line before",
+    "Expecting ':' delimiter": "a colon (:) is missing after a name",
+    "Expecting property name enclosed in double quotes": (
+        'a name in double quotes is expected, as in "round" (is there a comma too many before a }?)'
+    ),
+    "Expecting value": "a value is missing (is there a comma too many before a ] or }?)",
+    "Unterminated string starting at": "a text in double quotes is not closed",
+    "Extra data": "there is more after the end of the position",
+    "Invalid control character at": "a line break inside double quotes",
+}
+
+
+def _json_problem(message: str) -> str:
+    """A JSON decoding message (``JSONDecodeError.msg``) in plain words, or as it is."""
+    return _JSON_PROBLEMS.get(message, message)
+
+
 class GameWidget:
     """A playable, rewindable board for one :class:`~bus_lab.engine.Session`.
 
@@ -324,7 +343,7 @@ class GameWidget:
         try:
             position = json.loads(text)
         except json.JSONDecodeError as exc:
-            return f"Not JSON yet: {exc.msg} (line {exc.lineno}, column {exc.colno})."
+            return f"Not JSON yet, at line {exc.lineno}, column {exc.colno}: {_json_problem(exc.msg)}."
         if not isinstance(position, dict):
             return "Not a position: it must be a JSON object ({ … }) with the fields shown by Copy."
         try:
@@ -333,16 +352,19 @@ class GameWidget:
             return f"Cannot start from this: {exc}"
         except Exception as exc:  # any other refusal is shown the same way, never raised while typing
             return f"Cannot start from this ({type(exc).__name__}): {exc}"
+        if text == self._position_words():
+            return "This is the position on the board now: edit it, then press Start from this position."
         return "Ready: press Start from this position."
 
     def _check_position_text(self) -> None:
         """Show :meth:`position_check_text` under the text area (it runs on every edit)."""
         words = self.position_check_text()
-        colour = (
-            "var(--jp-success-color1, #1b5e20)"
-            if words.startswith("Ready")
-            else "var(--jp-error-color1, #8a1c1c)"
-        )
+        if words.startswith(("Not ", "Cannot ")):
+            colour = "var(--jp-error-color1, #8a1c1c)"
+        elif words.startswith("Ready"):
+            colour = "var(--jp-success-color1, #1b5e20)"
+        else:
+            colour = "var(--jp-ui-font-color1, #1a1a1a)"
         self.position_check.value = f'<span style="color:{colour}">{html.escape(words)}</span>'
 
     def _position_words(self) -> str:
