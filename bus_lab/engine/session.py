@@ -21,15 +21,7 @@ from bus_lab.engine.core import Game, State
 from bus_lab.engine.errors import IllegalActionError, InputTypeError
 from bus_lab.engine.policies import sample_chance
 from bus_lab.engine.registry import load_game
-from bus_lab.engine.streams import (
-    BOT_SALT,
-    LEGACY_STREAMS,
-    STREAMS,
-    StepRandom,
-    StepWords,
-    check_streams,
-    step_rng,
-)
+from bus_lab.engine.streams import LEGACY_STREAMS, STREAMS, StepWords, check_streams, step_rng
 
 #: A snapshot (an untouched clone) of the state is kept every this many steps; any other step is
 #: rebuilt from the snapshot before it by replaying the timeline's actions (apply_action is
@@ -270,14 +262,12 @@ class Session:
         Raises:
             ValueError: an unknown kind.
         """
-        if self.streams == LEGACY_STREAMS or kind not in ("chance", "bot"):
-            return step_rng(self.streams, self.seed, kind, self._position)
-        words = self._words
-        if words is None or self._words_seed != self.seed:  # the seed may have been set anew
-            words = self._words = StepWords(self.seed)
-            self._words_seed = self.seed
-        word = words.word(self._position)  # the step number == len(state.history())
-        return StepRandom(word ^ BOT_SALT if kind == "bot" else word)
+        words = None
+        if self.streams == STREAMS:  # the seed's words are kept; the seed may have been set anew
+            if self._words is None or self._words_seed != self.seed:
+                self._words, self._words_seed = StepWords(self.seed), self.seed
+            words = self._words
+        return step_rng(self.streams, self.seed, kind, self._position, words)  # step == len(history)
 
     # -- acting --------------------------------------------------------------------------
     def next_action(self) -> int | None:
