@@ -34,9 +34,18 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from bus_lab.engine.core import CHANCE, TERMINAL, Game, State
-from bus_lab.engine.policies import sample_chance
+from bus_lab.engine.policies import draw_outcome, sample_chance
 from bus_lab.engine.registry import load_game
-from bus_lab.engine.streams import BOT_SALT, LEGACY_STREAMS, STREAMS, StepRandom, StepWords, check_streams
+from bus_lab.engine.streams import (
+    _SURE_BELOW,
+    _TWO_TO_32,
+    BOT_SALT,
+    LEGACY_STREAMS,
+    STREAMS,
+    StepRandom,
+    StepWords,
+    check_streams,
+)
 
 if TYPE_CHECKING:  # concurrent.futures is imported only when an executor is used
     import concurrent.futures as cf
@@ -58,7 +67,11 @@ def _play_game(game: Game, policies: Mapping[int, Callable], seed: int, streams:
     far, as :meth:`Session.rng_for_step` derives them), but keeps no timeline of cloned states.
     One generator is re-started for every step (version 2: a :class:`StepRandom` given the step's
     word; version 1: re-seeded by :func:`_reseed`), so a policy must not keep its rng from one call
-    to the next. ``tests/test_simulate.py`` checks it against a Session for every registered game.
+    to the next. A draw among equally likely outcomes is the step's word modulo their number, which
+    is what ``StepRandom(word).randrange`` gives for all but the top 2**32 words (those, and weighted
+    draws, go through the generator). ``tests/test_simulate.py`` checks it against a Session for
+    every registered game, and step by step against the plain draws for words where the short cut
+    does not apply.
 
     Args:
         game (Game): the game to play.
@@ -82,9 +95,15 @@ def _play_game(game: Game, policies: Mapping[int, Callable], seed: int, streams:
             return state
         word = dealt[step] if step < len(dealt) else words.word(step)
         if player == CHANCE:
-            rng._word = rng._first = word
-            rng.gauss_next = None
-            action = sample_chance(state, rng)
+            actions, weights = state.chance_weights()
+            count = len(actions)
+            if weights is None and 0 < count <= _TWO_TO_32 and word < _SURE_BELOW:
+                # equally likely outcomes: StepRandom(word).randrange(count) is word % count
+                action = actions[word % count]
+            else:
+                rng._word = rng._first = word
+                rng.gauss_next = None
+                action = draw_outcome(actions, weights, rng)
         else:
             rng._word = rng._first = word ^ BOT_SALT
             rng.gauss_next = None
@@ -154,16 +173,19 @@ def _play_chunk(
     ``game`` may be ``(name, params)`` and ``indices`` a ``(start, stop)`` pair, so a task sent to
     another process carries a few words rather than a pickled game and a list of indices.
     """
-    from bus_lab.prob.montecarlo import game_seed
+    from bus_lab.prob.montecarlo import game_seed, game_seeds
 
     if isinstance(game, tuple):
         game = load_game(game[0], **game[1])
     if isinstance(indices, tuple):
         indices = range(*indices)
     policies = _policies(game, bots)
+    if isinstance(indices, range) and indices.step == 1:
+        seeds = game_seeds(seed, indices.start, max(indices.start, indices.stop))
+    else:
+        seeds = [game_seed(seed, index) for index in indices]
     rows = []
-    for index in indices:
-        s = game_seed(seed, index)
+    for index, s in zip(indices, seeds):
         state = _play_game(game, policies, s, streams)
         row = {
             "game_index": index,

@@ -7,9 +7,23 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bus_lab import Session, load_game, registered_games
-from bus_lab.simulate import _game_by_name, _play_chunk, _reseed, game_seed, ride_the_bus_extras, simulate
+from bus_lab.engine.policies import draw_outcome, sample_chance
+from bus_lab.engine.streams import BOT_SALT, StepRandom
+from bus_lab.prob.montecarlo import game_seeds
+from bus_lab.simulate import (
+    _game_by_name,
+    _play_chunk,
+    _play_game,
+    _policies,
+    _reseed,
+    game_seed,
+    ride_the_bus_extras,
+    simulate,
+)
 
 
 def test_game_seeds_are_the_spawned_children_of_the_master_seed():
@@ -18,6 +32,95 @@ def test_game_seeds_are_the_spawned_children_of_the_master_seed():
     assert [game_seed(42, i) for i in range(5)] == [int(c.generate_state(1)[0]) for c in children]
     assert len({game_seed(42, i) for i in range(100)}) == 100
     assert game_seed(42, 3) != game_seed(43, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.one_of(st.integers(0, 2**32 + 2), st.integers(0, 2**200)),
+    start=st.one_of(st.integers(0, 100), st.integers(2**32 - 3, 2**32 + 3), st.integers(0, 2**70)),
+    count=st.integers(0, 8),
+)
+def test_game_seeds_of_a_range_are_numpys_seed_sequence(seed, start, count):
+    """game_seeds (the whole range at once) gives each game the seed numpy's SeedSequence gives it,
+    for master seeds and indices of one, two or more 32-bit words, and across the 2**32 boundary."""
+    assert game_seeds(seed, start, start + count) == [game_seed(seed, i) for i in range(start, start + count)]
+
+
+def test_game_seeds_across_word_boundaries_and_bad_ranges():
+    """A range crossing 2**32 and 2**64 (where an index gains a 32-bit word) and the errors."""
+    for low in (2**32 - 2, 2**64 - 2):
+        assert game_seeds(7, low, low + 4) == [game_seed(7, i) for i in range(low, low + 4)]
+    assert game_seeds(0, 0, 3) == [game_seed(0, i) for i in range(3)]
+    with pytest.raises(ValueError, match="stop=2 is below start=3"):
+        game_seeds(1, 3, 2)
+    with pytest.raises(ValueError, match="seed=-1"):
+        game_seeds(-1, 0, 2)
+    with pytest.raises(ValueError, match="start=True"):
+        game_seeds(1, True, 2)
+
+
+class _TopWords:
+    """Stands in for StepWords: every word from ``top`` down, so the chance draws of a lean loop
+    meet words at or above 2**64 - 2**32 (where the short cut does not apply) at every step, and
+    words in the top few, which a fair draw must throw away."""
+
+    def __init__(self, seed: int) -> None:
+        self.words: list[int] = []
+        self.seed = seed
+
+    def word(self, step: int) -> int:
+        if step % 2:  # the last 97 words below 2**64: many are redrawn by StepRandom._randbelow
+            return (1 << 64) - 1 - ((step * 7 + self.seed) % 97)
+        return (1 << 64) - 1 - ((step * 2654435761 + self.seed) % (1 << 33))
+
+
+@pytest.mark.parametrize("name", registered_games())
+def test_lean_loop_draws_as_the_plain_steps_do_for_any_word(name, monkeypatch):
+    """The lean loop's short cut for equally likely outcomes (the word modulo their number) and its
+    other draws give what sample_chance and the bots draw from StepRandom(word) (and word ^ BOT_SALT)
+    step by step, also for words where the short cut does not apply."""
+    import sys
+
+    sim = sys.modules["bus_lab.simulate"]  # the module (bus_lab.simulate is also the function's name)
+    game = load_game(name)
+    policies = _policies(game, "random")
+    monkeypatch.setattr(sim, "StepWords", _TopWords)
+    for seed in (1, 2):
+        words = _TopWords(seed)
+        state = game.new_initial_state()
+        step = len(state.history())
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = sample_chance(state, StepRandom(words.word(step)))
+            else:
+                action = policies[state.current_player()](state, StepRandom(words.word(step) ^ BOT_SALT))
+            state.apply_action(action)
+            step += 1
+        assert _play_game(game, policies, seed).history() == state.history()
+
+
+def test_draw_outcome_follows_the_weights():
+    """draw_outcome picks by one randrange over the common denominator: tickets 0-1 of weights
+    (2, 4, 6) (in units of 2: 1, 2, 3 tickets of 6) go to the first outcome, 1-2 to the second."""
+
+    class Ticket:
+        def __init__(self, value: int) -> None:
+            self.value = value
+            self.asked: list[int] = []
+
+        def randrange(self, n: int) -> int:
+            self.asked.append(n)
+            return self.value
+
+    picks = []
+    for value in range(6):
+        rng = Ticket(value)
+        picks.append(draw_outcome([10, 20, 30], [2, 4, 6], rng))
+        assert rng.asked == [6]
+    assert picks == [10, 20, 20, 30, 30, 30]
+    assert draw_outcome([5, 6, 7], None, Ticket(2)) == 7
+    with pytest.raises(ValueError, match="no outcomes"):
+        draw_outcome([], None, Ticket(0))
 
 
 def test_same_rows_with_a_process_pool():

@@ -47,6 +47,24 @@ def sample_chance(state: State, rng: random.Random) -> int:
     actions, weights = state.chance_weights()
     if not actions:
         raise ValueError("not a chance node")
+    return draw_outcome(actions, weights, rng)
+
+
+def draw_outcome(actions: list[int], weights: list[int] | None, rng: random.Random) -> int:
+    """One of ``actions`` drawn with ``rng``, as :func:`sample_chance` draws from a chance node's
+    :meth:`~bus_lab.engine.core.State.chance_weights`: one ``rng.randrange`` over the common
+    denominator (``len(actions)`` when ``weights`` is ``None``: all equally likely).
+
+    Args:
+        actions (list[int]): the outcomes, at least one.
+        weights (list[int] | None): a positive whole weight per outcome, or ``None``.
+        rng (random.Random): the generator to draw from.
+
+    Raises:
+        ValueError: no outcomes.
+    """
+    if not actions:
+        raise ValueError("no outcomes to draw from")
     if weights is None:  # n equally likely outcomes: the common denominator is n
         return actions[rng.randrange(len(actions))]
     unit = math.gcd(*weights)  # probability of actions[i] = (weights[i] / unit) / denominator

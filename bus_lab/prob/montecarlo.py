@@ -250,6 +250,104 @@ def game_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1)[0])
 
 
+#: Constants of numpy's ``SeedSequence`` (O'Neill's ``seed_seq`` hash), for :func:`game_seeds`.
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R, _MASK32 = 0xCA01F9DD, 0x4973F715, 0xFFFFFFFF
+
+
+def _words32(n: int) -> list[int]:
+    """``n`` as little-endian 32-bit words (``[0]`` for 0), as ``SeedSequence`` reads an int."""
+    words = [n & _MASK32]
+    n >>= 32
+    while n:
+        words.append(n & _MASK32)
+        n >>= 32
+    return words
+
+
+def game_seeds(seed: int, start: int, stop: int) -> list[int]:
+    """The seeds of games ``start`` to ``stop - 1`` of a run: ``[game_seed(seed, i) for i in
+    range(start, stop)]``, computed for the whole range at once.
+
+    ``SeedSequence(seed, spawn_key=(i,))`` pads the master seed's 32-bit words to its pool of four
+    and mixes them first, then each word of ``i``, so the first part is worked out once, in Python
+    ints, and only the last mixing rounds run per game, on numpy arrays of all the indices
+    (unsigned 32-bit arithmetic, which wraps as the C code's does). ``tests/test_simulate.py``
+    checks it against :func:`game_seed` (numpy's ``SeedSequence`` itself) over small, large and
+    huge seeds and indices.
+
+    Args:
+        seed (int): the master seed, ≥ 0.
+        start (int): the first game's index, ≥ 0.
+        stop (int): one past the last game's index, ≥ ``start``.
+
+    Returns:
+        a list of ints from 0 to 2**32 − 1, one per game.
+
+    Raises:
+        ValueError: a negative or non-integer seed, start or stop, or ``stop`` < ``start``.
+    """
+    for name, value in (("seed", seed), ("start", start), ("stop", stop)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name}={value!r}: use a non-negative integer")
+    if stop < start:
+        raise ValueError(f"stop={stop} is below start={start}")
+    import numpy as np
+
+    run = _words32(seed)
+    run += [0] * (4 - len(run))  # padded to the pool's size, since a spawn key follows
+    hash_const = _INIT_A
+
+    def hashmix(value: int) -> int:  # one value, advancing hash_const as the C code does
+        nonlocal hash_const
+        value ^= hash_const
+        hash_const = (hash_const * _MULT_A) & _MASK32
+        value = (value * hash_const) & _MASK32
+        return value ^ (value >> 16)
+
+    def mix(x: int, y: int) -> int:
+        result = (_MIX_L * x - _MIX_R * y) & _MASK32
+        return result ^ (result >> 16)
+
+    pool = [hashmix(word) for word in run[:4]]
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                pool[i_dst] = mix(pool[i_dst], hashmix(pool[i_src]))
+    for word in run[4:]:
+        for i_dst in range(4):
+            pool[i_dst] = mix(pool[i_dst], hashmix(word))
+    seeds: list[int] = []
+    low = start
+    while low < stop:  # indices with the same number of 32-bit words share the rest of the mixing
+        size = len(_words32(low))
+        high = min(stop, 1 << (32 * size))
+        seeds += _spawned_seeds(pool, hash_const, np.arange(low, high, dtype=object), size)
+        low = high
+    return seeds
+
+
+def _spawned_seeds(pool: list[int], hash_const: int, indices, size: int) -> list[int]:
+    """The last rounds of :func:`game_seeds` for ``indices`` (all with ``size`` 32-bit words):
+    each word of the index mixed into every pool word, then the first word of the state."""
+    import numpy as np
+
+    u32 = np.uint32
+    mixer = [np.full(len(indices), value, dtype=u32) for value in pool]
+    for k in range(size):
+        word = ((indices >> (32 * k)) & _MASK32).astype(np.uint64).astype(u32)
+        for i_dst in range(4):
+            value = word ^ u32(hash_const)
+            hash_const = (hash_const * _MULT_A) & _MASK32
+            value = value * u32(hash_const)
+            value ^= value >> u32(16)
+            result = u32(_MIX_L) * mixer[i_dst] - u32(_MIX_R) * value
+            mixer[i_dst] = result ^ (result >> u32(16))
+    hash_b = (_INIT_B * _MULT_B) & _MASK32
+    state = (mixer[0] ^ u32(_INIT_B)) * u32(hash_b)
+    return (state ^ (state >> u32(16))).tolist()
+
+
 def progress_bar(total: int, enabled: bool = True, description: str = ""):
     """A ``tqdm.auto`` progress bar over ``total`` items, or ``None`` when disabled."""
     if not enabled:
