@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from board_checks import LOW_CONTRAST_JS
-from board_harness import BoardPage
+from board_harness import BoardPage, assert_moves_drawn
 
 from bus_lab.widgets import BusAndStopWidget
 
@@ -40,15 +40,7 @@ def target(key: str) -> str:
 
 def check_targets_drawn(bp: BoardPage) -> None:
     """Every legal move's path keys are drawn as board targets, and its first one can be tapped."""
-    page = bp.page
-    for move in bp.frame["moves"]:
-        for key in move["path"]:
-            assert page.locator(target(key)).count() >= 1, (key, move["label"])
-        if move["path"]:
-            legal = page.locator(
-                target(move["path"][0]) + ".bl-legal, " + target(move["path"][0]) + ".bl-selected"
-            )
-            assert legal.count() >= 1, move
+    assert_moves_drawn(bp.page, bp.frame["moves"])
 
 
 def tap_move(bp: BoardPage, move: dict) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from board_checks import LOW_CONTRAST_JS
-from board_harness import BoardPage
+from board_harness import BoardPage, assert_moves_drawn
 
 from bus_lab.widgets import BusstopWidget
 
@@ -42,10 +42,6 @@ IN_VIEW = """sel => {
 SMALLEST_TEXT_JS = """() => Math.min(...[...document.querySelectorAll('.bl-board *')]
   .filter((el) => el.tagName !== 'STYLE' && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
   .map((el) => parseFloat(getComputedStyle(el).fontSize)))"""
-
-
-def targets_on_page(page) -> set[str]:
-    return set(page.eval_on_selector_all("[data-target]", "els => els.map(e => e.dataset.target)"))
 
 
 def click_move(bp: BoardPage, move: dict) -> None:
@@ -117,11 +113,7 @@ def test_a_whole_game_played_by_clicking_the_board(blank_page, table):
         if not moves:
             bp.click('[data-control="step"]')
             continue
-        shown = targets_on_page(blank_page)
-        for move in moves:
-            assert set(move["path"]) <= shown, (move, sorted(shown))
-            first = f'[data-target="{move["path"][0]}"]'
-            assert blank_page.locator(f"{first}.bl-legal, {first}.bl-selected").count() >= 1, move
+        assert_moves_drawn(blank_page, moves)
         assert blank_page.evaluate(LOW_CONTRAST_JS) == []
         assert blank_page.evaluate(SMALLEST_TEXT_JS) >= 11
         move = rng.choice(moves)

@@ -22,6 +22,7 @@ import random
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from table_client import PageClient, wait_a_moment
 
 from bus_lab.table.frames import name_seats, seat_names
@@ -177,7 +178,10 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
             return moves, dom_checks, continues
         cont = host.page.locator('[data-command="continue"]')
         if cont.count():
-            cont.first.click()
+            try:
+                cont.first.click(timeout=2_000)
+            except PlaywrightTimeoutError:  # redrawn as the click came: the table had gone on
+                continue
             continues += 1
             wait_a_moment(host.page, 30)
             continue
