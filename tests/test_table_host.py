@@ -253,9 +253,16 @@ def test_the_controls_change_the_tables_phase(make_host):
     b["pause"].click()
     assert table_value(host, lambda t: t.phase) == "playing" == host.phase
     assert b["pause"].description == "Pause"
+    assert b["again"].disabled  # only once the game is over
     b["end"].click()
     assert table_value(host, lambda t: t.phase) == "over" == host.phase
-    assert not b["record"].disabled
+    assert not b["record"].disabled and not b["again"].disabled
+    b["again"].click()  # another game with the same people
+    assert table_value(host, lambda t: t.phase) == "lobby" == host.phase
+    assert table_value(host, lambda t: (t.seats[0].name, t.seats[0].kind)) == ("Ana", "person")
+    assert host.lobby_panel.is_open and not host.lobby["game"].disabled and not b["start"].disabled
+    assert not b["record"].disabled and b["again"].disabled  # the game just played is kept
+    assert '"names"' in (host.record() or "")
     b["close"].click()
     assert host.phase == "closed" and host.closed
 

@@ -945,3 +945,64 @@ def test_drive_takes_the_automatic_steps_at_the_hubs_pace():
     assert frame["moves"]  # Part 1 never holds: Ana is to move again
     table.move(0, frame["moves"][0]["action"], frame["seq"])
     assert run_async(pause_soon()) == 0 and table.phase == "paused"
+
+
+# -- play again ----------------------------------------------------------------------------------------
+
+
+def test_play_again_keeps_the_people_and_opens_the_lobby():
+    """After a game, Play again: the table is back in the lobby with the same people in the same
+    seats (same names, same tokens, so their pages follow), a seat handed to a bot is its
+    person's again, a person seat nobody took is open to join again, the last game can still be
+    downloaded, and the next game is a new deal that starts and plays to the end."""
+    table = make_table("busstop", {"players": 3}, names=["Ana", "Ben"], seed=None)
+    tokens = [s.token for s in table.seats]
+    table.start()
+    table.changed()
+    assert table.seats[2].kind == "bot"  # nobody took seat 2: a bot played it
+    table.set_bot(1, True)  # Ben left for a while
+    with pytest.raises(TableError, match="playing again is not possible now: the game has started"):
+        table.again()
+    play_to_end(table, random.Random(3))
+    assert table.phase == "over"
+    first = json.loads(table.record())
+    version = table.version
+    table.again()
+    table.changed()
+    assert table.phase == "lobby" and table.session is None and table.ended_at is None
+    assert table.version == version + 1
+    assert [(s.name, s.kind, s.claimed, s.token) for s in table.seats] == [
+        ("Ana", "person", True, tokens[0]),
+        ("Ben", "person", True, tokens[1]),
+        ("Seat 2", "person", False, None),
+    ]
+    assert not table.seats[1].away_person
+    assert [table.resume(tokens[0]), table.resume(tokens[1])] == [0, 1]
+    assert json.loads(table.record()) == first  # the game just played, until the next starts
+    assert table.host_frame()["can_record"]
+    assert "everyone keeps their seat" in table.projector_frame()["message"]["text"]
+    check_frames(table)
+    assert table.join("Chloé") == (2, table.seats[2].token)
+    table.configure("bus_and_stop", {"players": 3}, [True, True, True])  # another game, same people
+    assert [s.name for s in table.seats] == ["Ana", "Ben", "Chloé"]
+    table.start()
+    table.changed()
+    assert table.session is not None and table.game_name == "bus_and_stop"
+    assert json.loads(table.record())["game"] != first["game"]
+    play_to_end(table, random.Random(4))
+    assert table.phase == "over"
+
+
+def test_play_again_only_after_a_game():
+    """Play again is refused in the lobby, during a game and on a closed table; nothing changes."""
+    table = make_table("bus_city", {"players": 2})
+    for phase_change in (None, table.start, table.pause):
+        if phase_change is not None:
+            phase_change()
+        before = (table.phase, [dataclasses.astuple(s) for s in table.seats])
+        with pytest.raises(TableError, match="playing again is not possible now"):
+            table.again()
+        assert (table.phase, [dataclasses.astuple(s) for s in table.seats]) == before
+    table.close()
+    with pytest.raises(TableClosedError):
+        table.again()

@@ -32,6 +32,7 @@ from table_clients import Client, SocketTable, game_over, mover, refused
 from bus_lab.table import Hub, Table
 from bus_lab.table import frames as table_frames
 from bus_lab.table.limits import Limits
+from bus_lab.table.protocol import COMMANDS
 from bus_lab.table.table import TableError
 
 pytestmark = pytest.mark.timeout(120)
@@ -140,8 +141,12 @@ def test_host_commands_need_the_host_key(rtb):
         ("kick", 1),
         ("continue", None),
         ("start", None),
+        ("again", None),
+        ("person", 1),
+        ("resume", None),
         ("configure", {"game": "busstop", "options": {}, "people": [True] * 4, "bot": "random", "seed": 1}),
     ]
+    assert {name for name, _ in commands} == set(COMMANDS)  # every host command is tried
     for page in [*rtb.seats.values(), rtb.projector]:
         for name, value in commands:
             page.send({"type": "command", "name": name, "value": value})

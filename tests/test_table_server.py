@@ -708,8 +708,23 @@ def test_host_game_commands_and_record() -> None:
         host.send({"type": "command", "name": "record", "value": None})
         record = json.loads(host.until("record")["record"])
         assert record["names"] == ["Ana", "Bo"]
+        ana.send({"type": "command", "name": "again", "value": None})  # a seat cannot
+        assert ana.until("error")["type"] == "error"
+        host.send({"type": "command", "name": "again", "value": None})
+        assert "not possible now: the game has started" in host.until("error")["text"]
         host.send({"type": "command", "name": "end", "value": None})
         assert bo.frame(lambda f: f["table"]["phase"] == "over")["moves"] == []
+        host.send({"type": "command", "name": "again", "value": None})  # the same people again
+        for client, seat in ((ana, 0), (bo, 1)):
+            lobby = client.frame(lambda f: f["table"]["phase"] == "lobby")
+            assert lobby["table"]["you"] == seat and [x["name"] for x in lobby["seats"]] == ["Ana", "Bo"]
+        assert host.frame(lambda f: f["table"]["phase"] == "lobby")["can_record"]
+        host.send({"type": "command", "name": "record", "value": None})
+        kept = json.loads(host.until("record")["record"])  # the game just played, still there
+        assert kept["names"] == ["Ana", "Bo"] and kept["game"] == record["game"]
+        assert kept["history"][: len(record["history"])] == record["history"]
+        start_game(s, host)
+        assert ana.frame(lambda f: f["table"]["phase"] == "playing")["table"]["you"] == 0
         host.send({"type": "command", "name": "close", "value": None})
         for client in (ana, bo, host):
             code, seen = client.closed_with()

@@ -3,7 +3,8 @@
 Exact values are :class:`fractions.Fraction`; floats are for display only.
 
 This package holds what does not depend on any game: :mod:`bus_lab.prob.montecarlo` (``Estimate``,
-``monte_carlo``, ``estimate``, ``Moments``, ``run_batches``, ``game_seed``, confidence intervals).
+``monte_carlo``, ``estimate``, ``Moments``, ``run_batches``, ``game_seed``, ``game_seeds``, confidence
+intervals).
 Each game keeps its own odds next to its rules; the public entry points of Ride the Bus are
 re-exported here, loaded on first use (numpy only when a simulation runs), so
 ``from bus_lab.prob import guess_odds`` keeps working:
@@ -30,7 +31,16 @@ from importlib import import_module
 _RTB = "bus_lab.games.ride_the_bus"
 _MC = "bus_lab.prob.montecarlo"
 _HOMES = {
-    _MC: ("Estimate", "Moments", "monte_carlo", "estimate", "run_batches", "game_seed", "progress_bar"),
+    _MC: (
+        "Estimate",
+        "Moments",
+        "monte_carlo",
+        "estimate",
+        "run_batches",
+        "game_seed",
+        "game_seeds",
+        "progress_bar",
+    ),
     f"{_RTB}.odds": ("guess_odds", "best_guess"),
     f"{_RTB}.part1_odds": (
         "q1_table",

@@ -8,7 +8,8 @@ widget in notebooks, text in terminals).
   simulation in :mod:`bus_lab.prob` runs on;
 * :class:`Moments`: running sums of named figures → :class:`Estimate` objects;
 * :func:`monte_carlo`: both together for one figure; :func:`estimate`: a kept array of samples;
-* :func:`game_seed`: the seed of game ``i`` of a run of whole games with one master seed.
+* :func:`game_seed`: the seed of game ``i`` of a run of whole games with one master seed;
+  :func:`game_seeds` the seeds of a range of games at once.
 
 numpy is imported when a helper runs, not with the module.
 """

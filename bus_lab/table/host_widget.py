@@ -13,12 +13,12 @@ The panel shows the join address and the code in large letters with a QR code of
 seats are people and which are bots, the bots' policy, an optional fixed seed), who has joined
 (live), the projector's view of the board (the public view: no seat's private cards or tiles)
 and the host's controls: Start, Continue, Pause/Resume, hand a seat to a bot and give it back,
-End, Close and "Download the game record" (a JSON file that ``Session.from_json`` replays in
+End, Play again (back to the lobby with the same people), Close and "Download the game record" (a JSON file that ``Session.from_json`` replays in
 :class:`~bus_lab.widgets.GameWidget`, move by move).
 
 Every button has a method that does the same, for scripts and tests::
 
-    host.start(); host.pause(); host.resume(); host.continue_()
+    host.start(); host.pause(); host.resume(); host.continue_(); host.again()
     host.hand_to_bot(2); host.take_back(2)
     host.end(); text = host.record(); host.close()
     host.join_url, host.code, host.host_url, host.watch_url
@@ -230,7 +230,7 @@ class TableHost:
         projector (ProjectorBoard): the board as the projector shows it (public view).
         message (HTML): the message line (notes and errors).
         last_error (BaseException | None): the last error shown, or ``None``.
-        buttons (dict[str, Button]): the controls by name: ``"start"``, ``"continue"``,
+        buttons (dict[str, Button]): the controls by name: ``"start"``, ``"continue"``, ``"again"``,
             ``"pause"`` (Pause/Resume), ``"bot"`` (hand the chosen seat to a bot), ``"person"``
             (give it back), ``"end"``, ``"close"``, ``"record"``.
         lobby (dict[str, Widget]): the lobby's controls: ``"game"``, ``"bot"``, ``"fixed_seed"``,
@@ -465,6 +465,13 @@ class TableHost:
             "bot": button("bot", "Hand to a bot", "desktop", "A bot plays the chosen seat (a student left)"),
             "person": button("person", "Give back", "user", "Give the chosen seat back to its student"),
             "end": button("end", "End game", "stop", "End the game now (the record keeps what was played)"),
+            "again": button(
+                "again",
+                "Play again",
+                "refresh",
+                "Back to the lobby for another game with the same people (they keep their seats and pages)",
+                "success",
+            ),
             "close": button(
                 "close",
                 "Close table",
@@ -493,6 +500,7 @@ class TableHost:
             "bot": lambda: self.hand_to_bot(int(self.seat_choice.value)),
             "person": lambda: self.take_back(int(self.seat_choice.value)),
             "end": self.end,
+            "again": self.again,
             "close": self.close,
             "record": self._offer_record,
         }
@@ -529,7 +537,7 @@ class TableHost:
                 self.message,
                 self.status,
                 W.HBox(
-                    [b["start"], b["continue"], b["pause"], b["end"], b["close"]],
+                    [b["start"], b["continue"], b["pause"], b["end"], b["again"], b["close"]],
                     layout=W.Layout(flex_flow="row wrap"),
                 ),
                 W.HBox([self.seat_choice, b["bot"], b["person"]]),
@@ -837,6 +845,15 @@ class TableHost:
         """End the game now (an unfinished game is kept as far as it went)."""
         self._command(lambda t: t.end(), note="the game has ended. Download the record to keep it.")
 
+    def again(self) -> None:
+        """Back to the lobby after the game for another one with the same people (Play again):
+        students keep their seats and their pages follow; the settings may change before Start.
+        The game just played can still be downloaded until the next one starts."""
+        self._command(
+            lambda t: t.again(),
+            note="back in the lobby: everyone keeps their seat. Change the settings if you like, then Start.",
+        )
+
     def record(self) -> str | None:
         """The game record (JSON text): ``Session.from_json`` replays it in ``GameWidget``;
         ``None`` (and the reason in the message line) when there is none."""
@@ -934,6 +951,7 @@ class TableHost:
             "title": t.title,
             "notice": t.notice,
             "holding": t.holding(),
+            "has_record": t.has_record(),
             "seats": seats,
             "projector": t.projector_frame() if t.phase != "closed" else None,
         }
@@ -1019,6 +1037,8 @@ class TableHost:
         if phase != self._drawn_phase:  # the lobby's panel folds when the game starts
             if self._drawn_phase == "lobby" and self.lobby_panel.is_open:
                 self.lobby_panel.toggle.value = False
+            elif lobby and self._drawn_phase == "over" and not self.lobby_panel.is_open:
+                self.lobby_panel.toggle.value = True  # Play again: the settings for the next game
             self._drawn_phase = phase
         live = phase in ("playing", "paused")
         b = self.buttons
@@ -1030,7 +1050,8 @@ class TableHost:
         b["bot"].disabled = b["person"].disabled = not live
         b["end"].disabled = not live
         b["close"].disabled = self.closed
-        b["record"].disabled = phase in ("lobby", "closed")
+        b["record"].disabled = self.closed or not snap.get("has_record")
+        b["again"].disabled = phase != "over"
         for control in [*self.lobby.values(), *self.option_controls.values(), *self.seat_controls]:
             control.disabled = not lobby
         frame = snap.get("projector")

@@ -73,6 +73,7 @@ COMMANDS: dict[str, Literal["none", "seat", "config"]] = {
     "bot": "seat",
     "person": "seat",
     "end": "none",
+    "again": "none",
     "close": "none",
     "kick": "seat",
     "record": "none",

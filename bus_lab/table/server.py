@@ -567,6 +567,8 @@ class TableApp:
             table.set_bot(value, name == "bot")
         elif name == "end":
             table.end()
+        elif name == "again":
+            table.again()
         elif name == "close":
             table.close()
         elif name == "kick":

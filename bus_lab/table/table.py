@@ -279,6 +279,7 @@ class Table:
         self._released_at = -1
         self._stepped = False
         self.animate = False
+        self._last_record: str | None = None  # the game before :meth:`again`, for record()
         self._configure(game, options or {}, people, bot, seed)
 
     # -- reading -----------------------------------------------------------------------------------
@@ -505,6 +506,7 @@ class Table:
         # the one that deals them (and so learn every later card).
         seed = secrets.randbits(64) if self.seed is None else self.seed
         self.session = Session(self.game, seed=seed, bots=bots)
+        self._last_record = None
         self.phase = "playing"
         self._events_before = len(self.session.state.events())
         if empty:
@@ -619,6 +621,40 @@ class Table:
         self.phase = "over"
         self.ended_at = self._clock()
         self.notice = "The game is over." if finished else "The host ended the game before its end."
+
+    def again(self) -> None:
+        """Back to the lobby after a game, for another one with the same people (phase
+        ``"lobby"``): everyone who joined keeps their seat, name and token, so their pages follow
+        without a new code; seats handed to a bot are theirs again, and seats nobody joined are
+        open to join again. The game, options and people seats stay as they were, and the host may
+        change them (:meth:`configure`) before :meth:`start`. The game just played stays
+        downloadable (:meth:`record`) until the next one starts.
+
+        Raises:
+            TableError: the game is not over (or the table is closed).
+        """
+        self._require("over", doing="playing again")
+        self._last_record = self.record()
+        self.seats = [
+            SeatInfo(info.seat, "person", info.name, self.bot, info.token, True, info.connections)
+            if info.claimed
+            else SeatInfo(
+                info.seat,
+                "person" if self.people[info.seat] else "bot",
+                f"Seat {info.seat}",
+                self.bot,
+                connections=info.connections,
+            )
+            for info in self.seats
+        ]
+        self.session = None
+        self.phase = "lobby"
+        self.ended_at = None
+        self._preview = None
+        self._events_before = 0
+        self._released_at = -1
+        self._stepped = False
+        self.notice = "Back in the lobby for another game: everyone keeps their seat."
 
     def close(self) -> None:
         """Close the table (phase ``"closed"``): every page is told; nothing more can happen.
@@ -837,14 +873,22 @@ class Table:
         """The game as a record (host only): :meth:`Session.to_json` plus ``"names"`` (the seats'
         names). ``Session.from_json(record)`` replays it (the extra key is ignored).
 
+        In the lobby after :meth:`again`, it is the game just played.
+
         Raises:
-            TableError: the game has not started.
+            TableError: no game has started yet.
         """
         if self.session is None:
+            if self._last_record is not None:
+                return self._last_record
             raise TableError("there is no game to save yet: it has not started")
         data = json.loads(self.session.to_json())
         data["names"] = [s.name for s in self.seats]
         return json.dumps(data)
+
+    def has_record(self) -> bool:
+        """Whether :meth:`record` has a game to give (one started, or the one before :meth:`again`)."""
+        return self.session is not None or self._last_record is not None
 
     def public_summary(self) -> dict[str, Any]:
         """The table in the hub's list: ``code``, ``game``, ``title``, ``phase``, ``people``

@@ -114,10 +114,22 @@ class PageClient:
             target.click()
         if move["choice"] is not None:
             page.locator(f'#tl-app .bl-choice[data-action="{move["action"]}"]').first.click()
-        page.wait_for_function(
-            f"() => {{ const r = document.querySelector('{ROOT}'); return r && Number(r.dataset.seq) > {seq}; }}",
-            timeout=15_000,
-        )
+        try:
+            page.wait_for_function(
+                f"() => {{ const r = document.querySelector('{ROOT}'); return r && Number(r.dataset.seq) > {seq}; }}",
+                timeout=15_000,
+            )
+        except Exception as exc:  # say what the page shows and received, to find out why
+            said = [m for m in self.received[-5:] if m.get("type") != "frame"]
+            shown = page.evaluate(
+                "() => [...document.querySelectorAll('.bl-message, .tl-pagemsg, .tl-notice, .tl-conn')]"
+                ".map(e => e.className + ': ' + e.textContent.trim()).filter(t => !t.endsWith(': '))"
+            )
+            raise AssertionError(
+                f"{self.name}: no new board after {move.get('label')!r} (path {move['path']}, choice "
+                f"{move['choice']}) from seq {seq}; latest frame seq {(self.latest() or {}).get('seq')}; "
+                f"page says {shown}; last messages {said}"
+            ) from exc
 
     def play(self, rng: random.Random, frame: dict[str, Any]) -> dict[str, Any]:
         """Click one of ``frame``'s legal moves at random; returns the move."""

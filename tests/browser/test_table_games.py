@@ -167,6 +167,14 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
                 hidden = busstop_hidden_bids(server, code)
                 for other in students:
                     dom_checks += check_busstop_page(other, seats[other.name], hidden)
+            turn = student.page.locator(".tl-turn")
+            if student is phone:  # the line at the top of a phone's screen (kept there when scrolled)
+                box = turn.bounding_box()
+                assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 740, box
+                assert turn.inner_text().startswith("Your move"), turn.inner_text()
+                assert "tl-mine" in (turn.get_attribute("class") or "")
+            elif student.page.viewport_size["width"] >= 720:  # a wide screen has the board's own line
+                assert turn.is_hidden()
             if phone is not None and moves % 15 == 0:
                 assert phone.scroll_width() <= 360, f"the phone scrolls sideways ({game}, move {moves})"
             student.play(rng, frame)
@@ -282,6 +290,19 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
                 if client in students and secret == client.token(code):
                     continue  # a seat's own token came in its welcome
                 assert secret not in text, client.name
+        if game == "bus_city":  # the host plays again with the same people: nobody joins again
+            host.page.click('[data-command="again"]')
+            for student in students:
+                student.page.wait_for_selector(".tl-lobby")
+                assert student.name in student.page.inner_text(".tl-lobby .tl-you")
+            projector.page.wait_for_selector(".tl-lobby")
+            host.page.click('[data-command="start"]')
+            for student in students:
+                student.page.wait_for_function(
+                    "() => document.body.dataset.phase === 'playing' && document.querySelector('#tl-app .bl-root')"
+                )
+            before = {s.name: s.latest()["table"]["you"] for s in students}
+            assert before == {s.name: s.frames[0]["table"]["you"] for s in students}  # the same seats
         for client in everyone:
             assert not client.errors, (client.name, client.errors)
     finally:

@@ -301,13 +301,23 @@ class BusAndStopState(State):
 
     def droppable(self, seat: int) -> list[tuple[int, int]]:
         """``(stack, count)`` pairs ``seat`` may drop off now (BAS-DROP-TOP, BAS-DROP-TYPE, BAS-DROP-MULTI)."""
+        # supply() and top_card() for every stack, with the bus read once
+        sheet = self.sheet
+        bus = self.bus[seat]
+        nt = len(sheet.types)
+        colours = -1  # distinct colours in the bus, counted when a multicoloured stack asks
         out = []
-        for s in range(len(self.stacks)):
-            card = self.top_card(s)
-            if card is None:
+        for s, cards in enumerate(self.stacks):
+            if not cards:
                 continue
-            have = self.supply(seat, s)
-            out += [(s, k) for k in card.counts if k <= have]
+            spec = sheet.stacks[s]
+            if spec.multicoloured:
+                if colours < 0:
+                    colours = len(self.colours_in_bus(seat))
+                have = colours
+            else:
+                have = sum(bus[spec.type_index :: nt])
+            out += [(s, k) for k in spec.cards[cards[0]].counts if k <= have]
         return out
 
     def choosable(self) -> list[int]:

@@ -425,11 +425,15 @@ class Seat {
     this.joined = false;
     this.line = new ConnLine(main);
     this.notice = el("p", { class: "tl-notice", role: "status", hidden: true });
+    // On a narrow screen the board's own status line is far below: this line says whose move it
+    // is and stays at the top of the screen, marked when it is this seat's move (the style sheet
+    // shows it on narrow screens only). It is there all game long, so the board does not jump.
+    this.turn = el("p", { class: "tl-turn", hidden: true });
     this.lobby = el("div", { class: "tl-lobbybox", hidden: true });
     this.boardBox = el("div", { class: "tl-boardbox", hidden: true });
     this.pageMessage = el("div", { class: "tl-pagemsg", role: "alert", hidden: true });
     app.hidden = false;
-    app.replaceChildren(this.pageMessage, this.notice, this.lobby, this.boardBox);
+    app.replaceChildren(this.pageMessage, this.notice, this.turn, this.lobby, this.boardBox);
     this.board = null;
     this.conn = new Connection({
       hello: () => this.hello(),
@@ -536,6 +540,7 @@ class Seat {
     this.boardBox.hidden = true;
     this.lobby.hidden = true;
     this.notice.hidden = true;
+    this.turn.hidden = true;
     this.showMessage(`Table ${this.code} did not accept this browser's seat. ${text || ""}`.trim(), { link: true });
     if (code === 4403 && this.form) this.form.show();
   }
@@ -580,6 +585,12 @@ class Seat {
     // The tab says when it is this seat's move (a laptop's tab in the background, a phone's list).
     const mine = Boolean(frame.moves && frame.moves.length);
     document.title = `${mine ? "● Your move · " : ""}Table ${this.code} · bus_lab`;
+    // whose move it is, while the game goes on (the notice above says the rest)
+    const hint = (frame.status && frame.status.hint) || "";
+    const t = frame.table || {};
+    this.turn.hidden = !(hint && phase === "playing" && !t.holding && frame.view);
+    this.turn.textContent = this.turn.hidden ? "" : hint;
+    this.turn.classList.toggle("tl-mine", mine && !this.turn.hidden);
     if (phase === "lobby" || !frame.view) {
       this.lobby.hidden = false;
       this.boardBox.hidden = true;
@@ -1027,6 +1038,9 @@ class HostPage {
       kids.push(this.button("continue", "Continue", () => this.command("continue"), { class: "tl-btn tl-primary" }));
     }
     if (live) kids.push(this.confirmButton("end", "End the game", "End the game now for everyone?"));
+    if (phase === "over") {
+      kids.push(this.button("again", "Play again with the same people", () => this.command("again"), { class: "tl-btn tl-primary" }));
+    }
     if (frame.can_record) kids.push(this.button("record", "Download the record", () => this.command("record")));
     if (phase !== "closed") kids.push(this.confirmButton("close", "Close the table", "Close the table for everyone?"));
     const focused = document.activeElement && this.controls.contains(document.activeElement) ? document.activeElement.dataset.command : null;
