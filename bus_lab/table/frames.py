@@ -293,8 +293,8 @@ def host_frame(table: Table) -> dict[str, Any]:
     the current game), ``games`` (``[{name, title, params}]`` of every game, ``params`` its lobby form
     as in ``options_schema``: names, choices or bounds, defaults, the number of players among them,
     so the host page switches game with the right seats at once), ``bots`` (the current
-    game's bot names) and ``can_record`` (a game has started, or one was played before :meth:`Table.again`, so a
-    record can be saved).
+    game's bot names) and ``can_record`` (a game has started, or one was played before
+    :meth:`Table.again`, so a record can be saved).
 
     Args:
         table (Table): the table.
@@ -309,5 +309,5 @@ def host_frame(table: Table) -> dict[str, Any]:
     frame["options_schema"] = options_schema(table.game_name)
     frame["games"] = copy.deepcopy(games_schema())
     frame["bots"] = sorted(table.game.policies())
-    frame["can_record"] = table.session is not None or table.has_record()
+    frame["can_record"] = table.has_record()
     return frame

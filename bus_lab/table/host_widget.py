@@ -13,8 +13,8 @@ The panel shows the join address and the code in large letters with a QR code of
 seats are people and which are bots, the bots' policy, an optional fixed seed), who has joined
 (live), the projector's view of the board (the public view: no seat's private cards or tiles)
 and the host's controls: Start, Continue, Pause/Resume, hand a seat to a bot and give it back,
-End, Play again (back to the lobby with the same people), Close and "Download the game record" (a JSON file that ``Session.from_json`` replays in
-:class:`~bus_lab.widgets.GameWidget`, move by move).
+End, Play again (back to the lobby with the same people), Close and "Download the game record" (a
+JSON file that ``Session.from_json`` replays in :class:`~bus_lab.widgets.GameWidget`, move by move).
 
 Every button has a method that does the same, for scripts and tests::
 
