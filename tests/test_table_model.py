@@ -393,7 +393,25 @@ def test_the_scores_detail_is_shown_only_at_the_end():
     assert all(row["cells"][1] == "shown at the end" for row in frame["scores"]["rows"])
     play_to_end(table, random.Random(1), check_every=50)
     rows = table.projector_frame()["scores"]["rows"]
-    assert all("[BAS-" in row["cells"][1] or row["cells"][1] == "nothing yet" for row in rows)
+    assert all("[BAS-" in row["cells"][1] or row["cells"][1] == "no points" for row in rows)
+
+
+def test_a_finished_game_with_no_points_says_so():
+    """At the end a seat without points reads "no points" (not "nothing yet"), and its 0 is shown."""
+    from bus_lab import Session
+    from bus_lab.board.frame import scores_table
+
+    game = load_game("bus_city", players=2, max_rounds=3)
+    for seed in range(40):  # a short game in which some seat scores nothing
+        session = Session(game, seed=seed, bots="random")
+        session.run_to_end()
+        if 0 in session.state.returns():
+            break
+    else:
+        pytest.fail("no seeded game left a seat at 0 points")
+    rows = scores_table(session.state, lambda s: f"Seat {s}", lambda s: "random bot")["rows"]
+    nothing = [row for row in rows if row["points"] == 0]
+    assert nothing and all(row["cells"] == ["0", "no points"] for row in nothing)
 
 
 def test_a_game_the_host_ends_early_shows_the_points_so_far_with_their_detail():

@@ -224,7 +224,7 @@ def scores_table(
                 "name": f"{name_of(seat)} ({kind_of(seat)})",
                 "points": points,
                 "winner": seat in winners,
-                "cells": [str(points), text or "nothing yet"],
+                "cells": [str(points), text or ("no points" if state.is_terminal() else "nothing yet")],
             }
         )
     if winners:

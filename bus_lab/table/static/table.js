@@ -588,8 +588,10 @@ class Seat {
     // whose move it is, while the game goes on (the notice above says the rest)
     const hint = (frame.status && frame.status.hint) || "";
     const t = frame.table || {};
+    const now = (frame.status && frame.status.now) || "";
     this.turn.hidden = !(hint && phase === "playing" && !t.holding && frame.view);
-    this.turn.textContent = this.turn.hidden ? "" : hint;
+    // on this seat's move, what the game asks of it (the board's status), else whose move it is
+    this.turn.textContent = this.turn.hidden ? "" : mine && now ? `Your move: ${now}` : hint;
     this.turn.classList.toggle("tl-mine", mine && !this.turn.hidden);
     if (phase === "lobby" || !frame.view) {
       this.lobby.hidden = false;
