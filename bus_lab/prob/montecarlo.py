@@ -295,58 +295,47 @@ def game_seeds(seed: int, start: int, stop: int) -> list[int]:
         raise ValueError(f"stop={stop} is below start={start}")
     import numpy as np
 
-    run = _words32(seed)
-    run += [0] * (4 - len(run))  # padded to the pool's size, since a spawn key follows
+    u32 = np.uint32
     hash_const = _INIT_A
 
-    def hashmix(value: int) -> int:  # one value, advancing hash_const as the C code does
+    def hashmix(value):  # uint32 arrays; advances hash_const as the C code does
         nonlocal hash_const
-        value ^= hash_const
+        value = value ^ u32(hash_const)
         hash_const = (hash_const * _MULT_A) & _MASK32
-        value = (value * hash_const) & _MASK32
-        return value ^ (value >> 16)
+        value = value * u32(hash_const)
+        return value ^ (value >> u32(16))
 
-    def mix(x: int, y: int) -> int:
-        result = (_MIX_L * x - _MIX_R * y) & _MASK32
-        return result ^ (result >> 16)
+    def mix(x, y):
+        result = u32(_MIX_L) * x - u32(_MIX_R) * y
+        return result ^ (result >> u32(16))
 
-    pool = [hashmix(word) for word in run[:4]]
+    run = _words32(seed)
+    run += [0] * (4 - len(run))  # padded to the pool's size, since a spawn key follows
+    words = [np.array([word], dtype=u32) for word in run]  # one-element arrays: no overflow warnings
+    pool = [hashmix(word) for word in words[:4]]
     for i_src in range(4):
         for i_dst in range(4):
             if i_src != i_dst:
                 pool[i_dst] = mix(pool[i_dst], hashmix(pool[i_src]))
-    for word in run[4:]:
+    for word in words[4:]:
         for i_dst in range(4):
             pool[i_dst] = mix(pool[i_dst], hashmix(word))
     seeds: list[int] = []
-    low = start
+    low, mixed_so_far = start, hash_const
     while low < stop:  # indices with the same number of 32-bit words share the rest of the mixing
         size = len(_words32(low))
         high = min(stop, 1 << (32 * size))
-        seeds += _spawned_seeds(pool, hash_const, np.arange(low, high, dtype=object), size)
+        indices = np.arange(low, high, dtype=object)
+        hash_const = mixed_so_far  # every game's own words are mixed from the same point
+        mixer = list(pool)  # each broadcasts against the indices' words
+        for k in range(size):
+            word = ((indices >> (32 * k)) & _MASK32).astype(np.uint64).astype(u32)
+            for i_dst in range(4):
+                mixer[i_dst] = mix(mixer[i_dst], hashmix(word))
+        state = (mixer[0] ^ u32(_INIT_B)) * u32((_INIT_B * _MULT_B) & _MASK32)  # generate_state(1)
+        seeds += np.broadcast_to(state ^ (state >> u32(16)), (high - low,)).tolist()
         low = high
     return seeds
-
-
-def _spawned_seeds(pool: list[int], hash_const: int, indices, size: int) -> list[int]:
-    """The last rounds of :func:`game_seeds` for ``indices`` (all with ``size`` 32-bit words):
-    each word of the index mixed into every pool word, then the first word of the state."""
-    import numpy as np
-
-    u32 = np.uint32
-    mixer = [np.full(len(indices), value, dtype=u32) for value in pool]
-    for k in range(size):
-        word = ((indices >> (32 * k)) & _MASK32).astype(np.uint64).astype(u32)
-        for i_dst in range(4):
-            value = word ^ u32(hash_const)
-            hash_const = (hash_const * _MULT_A) & _MASK32
-            value = value * u32(hash_const)
-            value ^= value >> u32(16)
-            result = u32(_MIX_L) * mixer[i_dst] - u32(_MIX_R) * value
-            mixer[i_dst] = result ^ (result >> u32(16))
-    hash_b = (_INIT_B * _MULT_B) & _MASK32
-    state = (mixer[0] ^ u32(_INIT_B)) * u32(hash_b)
-    return (state ^ (state >> u32(16))).tolist()
 
 
 def progress_bar(total: int, enabled: bool = True, description: str = ""):
