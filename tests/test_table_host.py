@@ -3,6 +3,7 @@ process, a real table, a real student joining over a websocket."""
 
 from __future__ import annotations
 
+import html
 import json
 import time
 import urllib.error
@@ -15,7 +16,7 @@ import segno
 
 from bus_lab.engine.session import Session
 from bus_lab.table.codes import ALPHABET
-from bus_lab.table.host_widget import _SERVERS, NETWORK_WARNING, QR_SVG, TableHost
+from bus_lab.table.host_widget import _SERVERS, NETWORK_WARNING, QR_SVG, TableHost, lobby_words
 from bus_lab.table.table import TableError
 from bus_lab.widgets import GameWidget
 
@@ -173,6 +174,9 @@ def test_lobby_changes_reach_the_table(make_host):
     # another game: its own options (no sheet path), its own bot policies
     host.lobby["game"].value = "busstop"
     assert table_value(host, lambda t: t.game_name) == "busstop"
+    # the same 3 players and the same people's seats: Busstop allows 2 to 5
+    assert table_value(host, lambda t: [s.kind for s in t.seats]) == ["person", "person", "bot"]
+    assert host.option_controls["players"].value == 3
     assert set(host.option_controls) == {"players", "passenger_bonus", "end_bonus"}
     assert "bidder" in [value for _, value in host.lobby["bot"].options]
     host.option_controls["passenger_bonus"].value = True
@@ -184,6 +188,10 @@ def test_lobby_changes_reach_the_table(make_host):
         ["person", "bot"],
     )
     assert host.last_error is None and not host.message_text.startswith("Error")
+    # 8 players of Ride the Bus do not fit BUS (2 to 3): its default number then
+    host.configure("ride_the_bus", {"players": 8})
+    host.lobby["game"].value = "bus_city"
+    assert table_value(host, lambda t: (t.game_name, len(t.seats))) == ("bus_city", 2)
 
 
 def test_a_bad_setting_is_explained_in_the_message_line_and_changes_nothing(make_host):
@@ -233,7 +241,9 @@ def test_the_controls_change_the_tables_phase(make_host):
     host = make_host("busstop", options={"players": 3}, people=[True, False, False], seed=5)
     b = host.buttons
     assert not b["start"].disabled and b["pause"].disabled and b["end"].disabled
-    on_loop(host, host.table.join, "Ana")
+    assert "Lobby: 0 of 1 students' seats taken, students are joining." in html.unescape(host.status.value)
+    on_loop(host, lambda: (host.table.join("Ana"), host.table.changed()))
+    wait_for(lambda: "Lobby: the student's seat is taken. Press Start" in html.unescape(host.status.value))
     assert host.lobby_panel.is_open
     b["start"].click()
     assert table_value(host, lambda t: t.phase) == "playing" == host.phase
@@ -262,9 +272,20 @@ def test_the_controls_change_the_tables_phase(make_host):
     assert table_value(host, lambda t: (t.seats[0].name, t.seats[0].kind)) == ("Ana", "person")
     assert host.lobby_panel.is_open and not host.lobby["game"].disabled and not b["start"].disabled
     assert not b["record"].disabled and b["again"].disabled  # the game just played is kept
+    assert "Lobby: the student's seat is taken. Press Start" in html.unescape(host.status.value)  # still in
     assert '"names"' in (host.record() or "")
     b["close"].click()
     assert host.phase == "closed" and host.closed
+
+
+def test_the_lobby_line_counts_the_students_seats_taken():
+    person = {"kind": "person", "claimed": False}
+    taken = {"kind": "person", "claimed": True}
+    bot = {"kind": "bot", "claimed": False}
+    assert lobby_words([taken, person, bot, person]).startswith("Lobby: 1 of 3 students' seats taken")
+    assert lobby_words([taken, bot, taken]).startswith("Lobby: all 2 students' seats are taken.")
+    assert lobby_words([bot, taken]).startswith("Lobby: the student's seat is taken.")
+    assert lobby_words([bot, bot]).startswith("Lobby: every seat is a bot's.")
 
 
 def test_continue_lets_the_table_go_on_after_it_holds(make_host):

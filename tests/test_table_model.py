@@ -32,7 +32,7 @@ from bus_lab.table import (
 )
 from bus_lab.table.codes import ALPHABET, new_code, new_secret, normalize_code, same_secret
 from bus_lab.table.frames import ENDED_EARLY
-from bus_lab.table.table import HOLDING_TEXT, clean_name, options_schema
+from bus_lab.table.table import HOLDING_TEXT, clean_name, options_schema, players_kept
 from bus_lab.widgets import GameWidget
 
 SEED = 918_273_645  # large, so it cannot appear in a frame by chance
@@ -1024,3 +1024,14 @@ def test_play_again_only_after_a_game():
     table.close()
     with pytest.raises(TableClosedError):
         table.again()
+
+
+def test_switching_games_keeps_the_number_of_players_when_the_new_game_allows_it():
+    assert players_kept("busstop", 5) == 5  # 2 to 5
+    assert players_kept("bus_city", 3) == 3  # 2 to 3
+    assert players_kept("bus_city", 5) == 2  # too many: BUS's default
+    assert players_kept("bus_city", 8, joined=3) == 3  # at least the people who joined, if it can
+    assert players_kept("bus_and_stop", 8, joined=6) == 4  # at most the game's highest
+    assert players_kept("ride_the_bus", 1) == 1  # the solo gauntlet
+    with pytest.raises(TableError, match="there is no game 'chess'"):
+        players_kept("chess", 2)

@@ -61,7 +61,7 @@ import segno
 
 from bus_lab.engine.core import Param
 from bus_lab.engine.registry import game_class, load_game, registered_games
-from bus_lab.table.table import FALLBACK_BOTS
+from bus_lab.table.table import FALLBACK_BOTS, players_kept
 from bus_lab.widgets.base import BoardWidget, FoldingPanel
 
 __all__ = ["ProjectorBoard", "TableHost", "stop_servers"]
@@ -96,9 +96,30 @@ PHASE_TEXT = {
     "lobby": "Lobby: students are joining. Press Start when everyone is in.",
     "playing": "Playing.",
     "paused": "Paused: nobody can move until you press Resume.",
-    "over": "Over: download the record to keep the game, then close the table.",
+    "over": "Over: download the record to keep the game, then play again with the same people or close the table.",
     "closed": "Closed: the table is gone, and nothing of it is kept on the server.",
 }
+
+
+def lobby_words(seats: list[dict[str, Any]]) -> str:
+    """The panel's lobby line: how many students' seats are taken (after Play again, every seat
+    may already be), so the teacher knows when to press Start.
+
+    Args:
+        seats (list[dict]): the table's seats, each with ``kind`` (``"person"`` for a student's
+            seat) and ``claimed`` (bool: somebody joined on it).
+
+    Returns:
+        str: one sentence, e.g. ``"Lobby: 1 of 3 students' seats taken. ..."``.
+    """
+    people = [s for s in seats if s.get("kind") == "person"]
+    taken = sum(1 for s in people if s.get("claimed"))
+    if not people:
+        return "Lobby: every seat is a bot's. Press Start when you are ready."
+    if taken == len(people):
+        everyone = "the student's seat is" if len(people) == 1 else f"all {len(people)} students' seats are"
+        return f"Lobby: {everyone} taken. Press Start when you are ready."
+    return f"Lobby: {taken} of {len(people)} students' seats taken, students are joining. Press Start when everyone is in."
 
 
 # -- one server per kernel -----------------------------------------------------------------------
@@ -703,7 +724,12 @@ class TableHost:
     def _on_game(self, change: dict[str, Any]) -> None:
         if self._quiet:
             return
-        self._fill_lobby(str(change["new"]), {}, None, str(self.lobby["bot"].value))
+        game = str(change["new"])
+        # the same number of players when the new game allows it (nobody loses a seat)
+        joined = sum(1 for s in self._snapshot.get("seats", []) if s["claimed"])
+        players = players_kept(game, self._seat_count(), joined)
+        options = {} if players is None else {"players": players}
+        self._fill_lobby(game, options, None, str(self.lobby["bot"].value))
         self._apply_lobby()
 
     def _on_lobby(self, _change: dict[str, Any]) -> None:
@@ -1004,7 +1030,7 @@ class TableHost:
         game = snap.get("game", str(self.lobby["game"].value))
         title = snap.get("title") or game_class(game).title or game
         self.title.value = f"<h3 style='margin:0'>Class table: {html.escape(title)}</h3>"
-        status = PHASE_TEXT.get(phase, phase)
+        status = lobby_words(snap.get("seats", [])) if phase == "lobby" else PHASE_TEXT.get(phase, phase)
         if snap.get("holding"):
             status += f" {snap['holding']}"
         notice = snap.get("notice")

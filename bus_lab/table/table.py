@@ -192,6 +192,31 @@ def options_schema(game_name: str) -> list[dict[str, Any]]:
     ]
 
 
+def players_kept(game_name: str, current: int, joined: int = 0) -> int | None:
+    """How many players a lobby keeps when the host switches to ``game_name``: the ``current``
+    number when that game allows it, else the game's default raised to the ``joined`` people
+    already in, within the game's bounds. The host page does the same in ``table.js``.
+
+    Args:
+        game_name (str): the game switched to.
+        current (int): seats before the switch.
+        joined (int): people who have joined (they all need a seat).
+
+    Returns:
+        int | None: the number of players; ``None`` when the game has no ``players`` option.
+
+    Raises:
+        TableError: no game of that name.
+    """
+    players = next((o for o in options_schema(game_name) if o["name"] == "players"), None)
+    if players is None or players["bounds"] is None:
+        return None
+    low, high = players["bounds"]
+    if low <= current <= high:
+        return int(current)
+    return int(min(max(players["default"], joined, low), high))
+
+
 def check_settable(game_name: str, options: dict[str, Any]) -> None:
     """Refuse options a class table may not set: a name the game does not have, or a parameter
     with neither a list of choices nor a range (such as a component sheet, which may be a file

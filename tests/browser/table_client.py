@@ -39,6 +39,7 @@ class PageClient:
         self.name = name
         self.page = context.new_page()
         self.received: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.page.on("websocket", self._on_socket)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
@@ -51,6 +52,12 @@ class PageClient:
 
     def _on_socket(self, ws: Any) -> None:
         ws.on("framereceived", self._on_message)
+        ws.on("framesent", self._on_sent)
+
+    def _on_sent(self, payload: str | bytes) -> None:
+        text = payload.decode() if isinstance(payload, bytes) else payload
+        message = json.loads(text)
+        self.sent.append({k: v for k, v in message.items() if k != "token"})
 
     def _on_message(self, payload: str | bytes) -> None:
         text = payload.decode() if isinstance(payload, bytes) else payload
@@ -137,10 +144,17 @@ class PageClient:
                 "() => [...document.querySelectorAll('.bl-message, .tl-pagemsg, .tl-notice, .tl-conn')]"
                 ".map(e => e.className + ': ' + e.textContent.trim()).filter(t => !t.endsWith(': '))"
             )
+            board = page.evaluate(
+                """(key) => { const r = document.querySelector('#tl-app .bl-root');
+                  const t = r && r.querySelector(`[data-target="${key}"]`);
+                  return {root: r ? r.className : null, target: t ? t.getAttribute('class') : null,
+                          explain: r ? (r.querySelector('.bl-explain') || {}).textContent : null}; }""",
+                move["path"][0] if move["path"] else "",
+            )
             raise AssertionError(
                 f"{self.name}: no new board after {move.get('label')!r} (path {move['path']}, choice "
                 f"{move['choice']}) from seq {seq}; latest frame seq {(self.latest() or {}).get('seq')}; "
-                f"page says {shown}; last messages {said}"
+                f"page says {shown}; board {board}; last messages {said}; last sent {self.sent[-4:]}"
             ) from exc
 
     def play(self, rng: random.Random, frame: dict[str, Any]) -> dict[str, Any]:

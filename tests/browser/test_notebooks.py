@@ -252,12 +252,16 @@ def make_move(page: Page, root: str, keyboard: bool) -> str:
             expect(marked).to_be_focused()
             page.keyboard.press("Enter")
             pressed.append(f"Enter on {info['kind']} {info.get('label')!r}")
-            if info["kind"] != "target":
-                page.wait_for_function(
-                    "([s, q]) => document.querySelector(s).dataset.seq !== q",
-                    arg=[root, info["seq"]],
-                    timeout=ROUND_TRIP_MS,
-                )
+            # Wait for the board's answer: a new frame, or (a target that only selected) nothing
+            # pending. Pressing on while a move is on its way would race the redraw.
+            page.wait_for_function(
+                """([s, q, mustChange]) => {
+                  const root = document.querySelector(s);
+                  return root.dataset.seq !== q || (!mustChange && !root.classList.contains('bl-busy'));
+                }""",
+                arg=[root, info["seq"], info["kind"] != "target"],
+                timeout=ROUND_TRIP_MS,
+            )
         elif info["kind"] == "back":
             page.locator(f'{root} [data-control="back"]').click()
             pressed.append("click on Back")

@@ -23,6 +23,7 @@ import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
 from table_client import PageClient, wait_a_moment
 
 from bus_lab.table.frames import name_seats, seat_names
@@ -147,6 +148,7 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
     rng = random.Random(7)
     seats = {s.name: s.latest()["table"]["you"] for s in students}
     moves = dom_checks = continues = 0
+    out_of_turn = False  # a student has tapped the board while another seat was to move
     started = time.monotonic()
     while time.monotonic() - started < MAX_GAME_S:
         mover = None
@@ -163,6 +165,8 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
                 latest = other.latest()
                 if other is not student and latest["seq"] == frame["seq"]:
                     assert latest["moves"] == [], (other.name, latest["seq"])
+                    if not out_of_turn and other.dom_seq() == frame["seq"]:
+                        out_of_turn = tap_out_of_turn(other)
             if game == "busstop" and frame["view"]["node"] == "bid":
                 hidden = busstop_hidden_bids(server, code)
                 for other in students:
@@ -183,6 +187,7 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
                 reload_seat(student, seats[student.name])
             continue
         if all(s.phase() == "over" for s in students):
+            assert out_of_turn or len(students) == 1, f"{game}: no student tapped out of turn"
             return moves, dom_checks, continues
         cont = host.page.locator('[data-command="continue"]')
         if cont.count():
@@ -195,6 +200,22 @@ def play_to_the_end(server, code, students, host, *, game, reload_at=None, phone
             continue
         wait_a_moment(students[0].page)
     pytest.fail(f"{game}: the game did not end within {MAX_GAME_S} s ({moves} moves made)")
+
+
+def tap_out_of_turn(student: PageClient) -> bool:
+    """Tap a place on the board of a student who has nothing to play: the page says what the
+    game waits for, to that student, and sends nothing. False when the board has no place."""
+    target = student.page.locator("#tl-app .bl-board [data-target]")
+    if not target.count():
+        return False
+    sent = len(student.sent)
+    target.first.click(force=True)  # marked aria-disabled, which Playwright will not click, but a finger does
+    explain = student.page.locator("#tl-app .bl-explain")
+    expect(explain).to_contain_text("Nothing to play here now.")
+    assert "bl-refused" in (explain.get_attribute("class") or "")
+    wait_a_moment(student.page, 100)
+    assert len(student.sent) == sent, student.sent[sent:]
+    return True
 
 
 def reload_seat(student: PageClient, seat: int) -> None:
@@ -296,6 +317,15 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
                 student.page.wait_for_selector(".tl-lobby")
                 assert student.name in student.page.inner_text(".tl-lobby .tl-you")
             projector.page.wait_for_selector(".tl-lobby")
+            # the host sees that nobody has to join again
+            seats = (
+                f"all {len(students)} students' seats are taken"
+                if len(students) > 1
+                else "the student's seat is taken"
+            )
+            host.page.wait_for_function(
+                "(t) => document.getElementById('tl-phase').textContent.includes(t)", arg=seats
+            )
             host.page.click('[data-command="start"]')
             for student in students:
                 student.page.wait_for_function(

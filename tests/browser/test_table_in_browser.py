@@ -184,7 +184,13 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     assert page.evaluate("() => location.hash") == ""  # the key left the address bar
     ana = device("Ana", PHONE)
     ana.join(server, code)
-    # another game: the form is rebuilt from that game's options
+    # another game that allows 4 players keeps the 4 seats
+    page.select_option("#tl-game", "busstop")
+    page.wait_for_selector("#tl-opt-passenger_bonus")
+    page.wait_for_function("() => document.querySelector('#tl-opt-players').value === '4'")
+    lobby = host.latest()["lobby"]
+    assert lobby["game"] == "busstop" and len(lobby["people"]) == 4
+    # another game: the form is rebuilt from that game's options (BUS has 2 to 3 players: 2)
     page.select_option("#tl-game", "bus_city")
     page.wait_for_selector("#tl-opt-max_rounds")
     lobby = host.latest()["lobby"]

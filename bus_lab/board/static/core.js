@@ -609,7 +609,13 @@ class Board {
     }
     if (!this.nextKeys().has(key)) {
       const why = (this.frame.blocked || {})[key];
-      this.explainText(why ? "Not now: " + why : "That cannot be played now.", true);
+      // With nothing at all to play (another seat's move, a draw, Step), say what the game waits for.
+      const idle = !(this.frame.moves || []).length;
+      const waiting = (this.frame.status || {}).hint || (this.frame.status || {}).now || "";
+      this.explainText(
+        why ? "Not now: " + why : idle && waiting ? "Nothing to play here now. " + waiting : "That cannot be played now.",
+        true,
+      );
       return;
     }
     const sel = [...this.selection, key];

@@ -356,6 +356,19 @@ class FrameBoard {
   }
 }
 
+/** The host's lobby line: how many students' seats are taken, so the teacher knows when to
+ * start (after Play again every seat may already be taken). */
+function lobbyWords(seats) {
+  const people = seats.filter((s) => s.kind === "person");
+  const taken = people.filter((s) => s.claimed).length;
+  if (!people.length) return "In the lobby: every seat is a bot's. Choose the game, then start it.";
+  if (taken === people.length) {
+    const all = people.length === 1 ? "the student's seat is taken" : `all ${people.length} students' seats are taken`;
+    return `In the lobby: ${all}. Start when you are ready.`;
+  }
+  return `In the lobby: ${taken} of ${people.length} students' seats taken, students are joining. Choose the game, then start it.`;
+}
+
 /** A seat as every page names it: the engine's number (Seat 0 is the first), then who sits
  * there ("Seat 0 · Ana"; an empty or bot seat is just "Seat 3"). */
 function seatLabel(s) {
@@ -973,7 +986,7 @@ class HostPage {
     const phase = t.phase || lobby.phase || "lobby";
     document.body.dataset.phase = phase;
     const words = {
-      lobby: "In the lobby: students are joining. Choose the game, then start it.",
+      lobby: lobbyWords(lobby.seats || []),
       playing: "Playing.",
       paused: "Paused: nobody can move until you resume.",
       over: "The game is over.",
@@ -1230,12 +1243,22 @@ class HostPage {
     const seedText = (this.form.querySelector("#tl-seed") || { value: "" }).value.trim();
     const seed = seedText === "" ? null : Number(seedText);
     if (gameChanged) {
-      // another game: its own defaults, its number of players among them (the host frame has
-      // every game's options)
+      // another game: its own defaults, but the same number of players and the same people's
+      // seats when it allows them (as players_kept in table.py; the host frame has every
+      // game's options)
       const params = this.params(frame, game);
       const players = params.find((p) => p.name === "players");
-      const n = players ? players.default : (lobby.people || [true]).length;
-      return { game, options: {}, people: Array(n).fill(true), bot: "best_odds", seed };
+      const before = lobby.people || [true];
+      const joined = (lobby.seats || []).filter((s) => s.claimed).length;
+      let n = before.length;
+      const options = {};
+      if (players && players.bounds) {
+        const [low, high] = players.bounds;
+        if (n < low || n > high) n = Math.min(Math.max(players.default, joined, low), high);
+        options.players = n;
+      }
+      const people = Array.from({ length: n }, (_, i) => (i < before.length ? before[i] : true));
+      return { game, options, people, bot: "best_odds", seed };
     }
     const options = {};
     for (const p of this.params(frame, game)) {
