@@ -265,6 +265,11 @@ def make_move(page: Page, root: str, keyboard: bool) -> str:
         elif info["kind"] == "back":
             page.locator(f'{root} [data-control="back"]').click()
             pressed.append("click on Back")
+            page.wait_for_function(  # its new frame, before anything else is pressed
+                "([s, q]) => document.querySelector(s).dataset.seq !== q",
+                arg=[root, info["seq"]],
+                timeout=ROUND_TRIP_MS,
+            )
         else:
             click_next(page, root, info)
             pressed.append(f"click on {info['kind']} {info.get('label')!r}")
