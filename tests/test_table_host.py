@@ -188,10 +188,10 @@ def test_lobby_changes_reach_the_table(make_host):
         ["person", "bot"],
     )
     assert host.last_error is None and not host.message_text.startswith("Error")
-    # 8 players of Ride the Bus do not fit BUS (2 to 3): its default number then
+    # 8 players of Ride the Bus do not fit BUS (2 to 3): the most it allows then
     host.configure("ride_the_bus", {"players": 8})
     host.lobby["game"].value = "bus_city"
-    assert table_value(host, lambda t: (t.game_name, len(t.seats))) == ("bus_city", 2)
+    assert table_value(host, lambda t: (t.game_name, len(t.seats))) == ("bus_city", 3)
 
 
 def test_a_bad_setting_is_explained_in_the_message_line_and_changes_nothing(make_host):
@@ -241,7 +241,9 @@ def test_the_controls_change_the_tables_phase(make_host):
     host = make_host("busstop", options={"players": 3}, people=[True, False, False], seed=5)
     b = host.buttons
     assert not b["start"].disabled and b["pause"].disabled and b["end"].disabled
-    assert "Lobby: 0 of 1 students' seats taken, students are joining." in html.unescape(host.status.value)
+    assert "Lobby: 0 of 1 students' seats taken, waiting for students to join." in html.unescape(
+        host.status.value
+    )
     on_loop(host, lambda: (host.table.join("Ana"), host.table.changed()))
     wait_for(lambda: "Lobby: the student's seat is taken. Press Start" in html.unescape(host.status.value))
     assert host.lobby_panel.is_open
@@ -283,7 +285,9 @@ def test_the_lobby_line_counts_the_students_seats_taken():
     taken = {"kind": "person", "claimed": True}
     bot = {"kind": "bot", "claimed": False}
     assert lobby_words([taken, person, bot, person]).startswith("Lobby: 1 of 3 students' seats taken")
-    assert lobby_words([taken, bot, taken]).startswith("Lobby: all 2 students' seats are taken.")
+    assert lobby_words([taken, bot, taken]).startswith("Lobby: both students' seats are taken.")
+    assert lobby_words([taken, taken, taken]).startswith("Lobby: all 3 students' seats are taken.")
+    assert "waiting for students to join" in lobby_words([person, bot])
     assert lobby_words([bot, taken]).startswith("Lobby: the student's seat is taken.")
     assert lobby_words([bot, bot]).startswith("Lobby: every seat is a bot's.")
 

@@ -1029,9 +1029,9 @@ def test_play_again_only_after_a_game():
 def test_switching_games_keeps_the_number_of_players_when_the_new_game_allows_it():
     assert players_kept("busstop", 5) == 5  # 2 to 5
     assert players_kept("bus_city", 3) == 3  # 2 to 3
-    assert players_kept("bus_city", 5) == 2  # too many: BUS's default
-    assert players_kept("bus_city", 8, joined=3) == 3  # at least the people who joined, if it can
-    assert players_kept("bus_and_stop", 8, joined=6) == 4  # at most the game's highest
+    assert players_kept("bus_city", 5) == 3  # too many: the most BUS allows
+    assert players_kept("bus_and_stop", 8) == 4
+    assert players_kept("bus_and_stop", 1) == 2  # too few: the fewest
     assert players_kept("ride_the_bus", 1) == 1  # the solo gauntlet
     with pytest.raises(TableError, match="there is no game 'chess'"):
         players_kept("chess", 2)

@@ -64,6 +64,8 @@ def test_a_whole_document_with_one_module_and_relative_urls(name, render, root):
     assert not re.search(r"\son[a-z]+=", html)  # no inline event handler
     sheets = [a["href"] for t, a in doc.tags if t == "link" and a.get("rel") == "stylesheet"]
     assert sheets == [f"{root}static/board.css", f"{root}static/table.css"]
+    icons = [a["href"] for t, a in doc.tags if t == "link" and a.get("rel") == "icon"]
+    assert icons == [f"{root}static/icon.svg"]  # the tab's icon (no request for a missing favicon)
     for tag, attrs in doc.tags:
         for key in ("href", "src", "action"):
             value = attrs.get(key)

@@ -618,6 +618,7 @@ def test_security_headers_on_every_page(rtb):
         "/static/table.js",
         "/static/board.js",
         "/static/table.css",
+        "/static/icon.svg",
     ]
     for path in paths:
         response = rtb.tc.get(path)
@@ -627,6 +628,9 @@ def test_security_headers_on_every_page(rtb):
         if path.startswith(("/t/", "/watch/", "/host/", "/?", "/healthz")) or path == "/":
             assert response.headers["cache-control"] == "no-store", path
     assert rtb.tc.get("/healthz").text == "ok"
+    icon = rtb.tc.get("/static/icon.svg")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert "<script" not in icon.text
     # the host key is never in a page (it travels in the URL fragment)
     for path in paths:
         assert rtb.hub.host_key not in rtb.tc.get(path).text

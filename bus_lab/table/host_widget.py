@@ -117,9 +117,14 @@ def lobby_words(seats: list[dict[str, Any]]) -> str:
     if not people:
         return "Lobby: every seat is a bot's. Press Start when you are ready."
     if taken == len(people):
-        everyone = "the student's seat is" if len(people) == 1 else f"all {len(people)} students' seats are"
+        everyone = {1: "the student's seat is", 2: "both students' seats are"}.get(
+            len(people), f"all {len(people)} students' seats are"
+        )
         return f"Lobby: {everyone} taken. Press Start when you are ready."
-    return f"Lobby: {taken} of {len(people)} students' seats taken, students are joining. Press Start when everyone is in."
+    waiting = "waiting for students to join" if taken == 0 else "students are joining"
+    return (
+        f"Lobby: {taken} of {len(people)} students' seats taken, {waiting}. Press Start when everyone is in."
+    )
 
 
 # -- one server per kernel -----------------------------------------------------------------------
@@ -725,9 +730,8 @@ class TableHost:
         if self._quiet:
             return
         game = str(change["new"])
-        # the same number of players when the new game allows it (nobody loses a seat)
-        joined = sum(1 for s in self._snapshot.get("seats", []) if s["claimed"])
-        players = players_kept(game, self._seat_count(), joined)
+        # the same number of players, or the nearest the new game allows
+        players = players_kept(game, self._seat_count())
         options = {} if players is None else {"players": players}
         self._fill_lobby(game, options, None, str(self.lobby["bot"].value))
         self._apply_lobby()

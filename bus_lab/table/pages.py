@@ -92,6 +92,7 @@ def _document(
         f"<title>{escape(title)}</title>\n"
         f'<link rel="stylesheet" href="{r}static/board.css">\n'
         f'<link rel="stylesheet" href="{r}static/table.css">\n'
+        f'<link rel="icon" type="image/svg+xml" href="{r}static/icon.svg">\n'
         f"{module}"
         "</head>\n"
         f'<body class="{classes}" data-page="{escape(page, quote=True)}" data-code="{escape(code, quote=True)}">\n'

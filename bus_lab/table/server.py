@@ -8,7 +8,7 @@ pages use is relative, so the app also works behind a path prefix such as Jupyte
     GET /t/{code}         a seat's page          GET /watch/{code}  the projector's page
     GET /host/{code}      the host's page (the host key travels in the URL fragment, #key=...)
     GET /static/board.js  the board's ES module  GET /static/board.css
-    GET /static/table.js  the pages' script      GET /static/table.css
+    GET /static/table.js  the pages' script      GET /static/table.css  (and icon.svg)
     GET /healthz          "ok"
     WS  /ws               the protocol (see :mod:`bus_lab.table.protocol`)
 
@@ -704,6 +704,7 @@ def create_app(
         "board.css": _Asset(board_css, "text/css"),
         "table.js": _Asset(_static_text("table.js"), "text/javascript"),
         "table.css": _Asset(_static_text("table.css"), "text/css"),
+        "icon.svg": _Asset(_static_text("icon.svg"), "image/svg+xml"),
     }
 
     def table_or_none(code_text: str) -> Table | None:

@@ -192,15 +192,14 @@ def options_schema(game_name: str) -> list[dict[str, Any]]:
     ]
 
 
-def players_kept(game_name: str, current: int, joined: int = 0) -> int | None:
+def players_kept(game_name: str, current: int) -> int | None:
     """How many players a lobby keeps when the host switches to ``game_name``: the ``current``
-    number when that game allows it, else the game's default raised to the ``joined`` people
-    already in, within the game's bounds. The host page does the same in ``table.js``.
+    number, brought within that game's bounds (5 players switched to a game of 2 to 3 give 3), so
+    as many seats as possible stay. The host page does the same in ``table.js``.
 
     Args:
         game_name (str): the game switched to.
         current (int): seats before the switch.
-        joined (int): people who have joined (they all need a seat).
 
     Returns:
         int | None: the number of players; ``None`` when the game has no ``players`` option.
@@ -212,9 +211,7 @@ def players_kept(game_name: str, current: int, joined: int = 0) -> int | None:
     if players is None or players["bounds"] is None:
         return None
     low, high = players["bounds"]
-    if low <= current <= high:
-        return int(current)
-    return int(min(max(players["default"], joined, low), high))
+    return int(min(max(current, low), high))
 
 
 def check_settable(game_name: str, options: dict[str, Any]) -> None:

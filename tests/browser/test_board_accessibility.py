@@ -169,3 +169,59 @@ def test_the_name_check_catches_unnamed_controls(blank_page):
     }"""
     )
     assert [html[:10] for html in unnamed(bp)] == ["<button id", "<input id=", '<div id="x']
+
+
+#: What has the keyboard focus: a control's name, "choice", "target:<key>" or the element's class.
+FOCUSED_JS = """() => { const a = document.activeElement;
+  if (a.dataset.control) return a.dataset.control;
+  if (a.classList.contains('bl-choice')) return 'choice';
+  return a.dataset.target !== undefined ? 'target:' + a.dataset.target : a.className; }"""
+
+
+@pytest.mark.parametrize("control", ["step", "forward"])
+def test_reaching_the_end_of_the_timeline_leaves_focus_on_the_timeline_not_back(blank_page, control):
+    """Enter on Step (or Forward) that reaches the last step disables it: focus goes to the
+    timeline, where another Enter changes nothing; never to Back, where it would quietly rewind."""
+    w = widget("ride_the_bus", humans=(), seed=6)
+    w.session.run_to_end()
+    w.refresh()
+    bp = BoardPage(blank_page, w)
+    end = blank_page.input_value('[data-control="timeline"]')
+    for _ in range(2):
+        assert bp.click('[data-control="back"]') == 1
+    assert blank_page.input_value('[data-control="timeline"]') == str(int(end) - 2)
+    blank_page.locator(f'[data-control="{control}"]').focus()
+    while blank_page.input_value('[data-control="timeline"]') != end:
+        assert blank_page.evaluate(FOCUSED_JS) == control
+        assert bp.press("Enter") == 1
+    assert blank_page.evaluate(FOCUSED_JS) == "timeline"
+    assert bp.press("Enter") == 0 and blank_page.input_value('[data-control="timeline"]') == end
+
+
+def test_after_a_move_focus_goes_to_the_next_place_to_play(blank_page):
+    """Two people at one board: after the first plays a place with Enter, focus is on a place the
+    next one can play (Tab would enter the board there too), not on a control."""
+    w = widget("bus_and_stop", humans=(0, 1, 2), seed=7)
+    bp = BoardPage(blank_page, w)
+    checked = drop_offs = 0
+    while drop_offs < 2:  # a drop-off (a stack, then its choices) leaves that stack unplayable
+        assert len(w.session.state.history()) < 200, "no drop-offs in this game"
+        while not w.session.waiting_for_human():  # the deal
+            bp.click('[data-control="step"]')
+        legal = blank_page.locator(".bl-board [data-target].bl-legal")
+        assert legal.count() > 0, w.frame["status"]
+        stacks = blank_page.locator(".bl-board [data-target^='stack:'].bl-legal")
+        drop_offs += stacks.count() > 0
+        before = len(w.session.state.history())
+        (stacks if stacks.count() else legal).first.focus()
+        while len(w.session.state.history()) == before:  # a place, then its choice if it has one
+            bp.press("Enter")
+        bp.settle()
+        focused = blank_page.evaluate(FOCUSED_JS)
+        if w.session.waiting_for_human() and any(m["path"] for m in w.frame["moves"]):
+            assert focused.startswith(("target:", "choice")), focused
+            if focused.startswith("target:"):
+                key = focused.removeprefix("target:")
+                assert blank_page.locator(f'[data-target="{key}"].bl-legal').count() > 0, key
+            checked += 1
+    assert checked >= 2

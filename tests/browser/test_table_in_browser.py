@@ -190,11 +190,15 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     page.wait_for_function("() => document.querySelector('#tl-opt-players').value === '4'")
     lobby = host.latest()["lobby"]
     assert lobby["game"] == "busstop" and len(lobby["people"]) == 4
-    # another game: the form is rebuilt from that game's options (BUS has 2 to 3 players: 2)
+    # another game: the form is rebuilt from that game's options (BUS has 2 to 3 players: 3)
     page.select_option("#tl-game", "bus_city")
     page.wait_for_selector("#tl-opt-max_rounds")
     lobby = host.latest()["lobby"]
-    assert lobby["game"] == "bus_city" and len(lobby["people"]) == 2
+    assert lobby["game"] == "bus_city" and len(lobby["people"]) == 3
+    page.fill("#tl-opt-players", "2")
+    page.locator("#tl-opt-players").dispatch_event("change")
+    page.wait_for_function("() => document.querySelectorAll('input[name=person]').length === 2")
+    assert len(host.latest()["lobby"]["people"]) == 2
     # the host frame knew BUS's number of players: the new game was set at the first try
     assert not [m for m in host.received if m["type"] == "error"]
     page.fill("#tl-opt-max_rounds", "2")

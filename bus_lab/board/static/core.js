@@ -83,6 +83,7 @@ class Board {
     this.sendRaw = options.send;
     this.mode = options.mode || "widget";
     this.onNoReply = options.onNoReply || null;
+    this.onRefused = options.onRefused || null; // a tap that could not be played: its reason
     this.frame = null;
     this.selection = [];
     this.pending = null; // {seq, at, timer}
@@ -143,7 +144,7 @@ class Board {
     );
     this.root = h(
       "div",
-      { class: "bl-root bl-mode-" + this.mode, "data-seq": "-1" },
+      { class: "bl-root bl-mode-" + this.mode, "data-seq": "-1", tabindex: "-1" },
       this.banner,
       h("div", { class: "bl-top" }, this.title, this.heading),
       h("div", { class: "bl-main" }, boardCol, side),
@@ -580,8 +581,12 @@ class Board {
       };
       el.onfocus = el.onmouseenter = () => this.explainText(why);
     }
+    // Tab enters the board on the place last used while it can still be played, else on the
+    // first place that can (after a move, the next one), else on any place (it says why not).
     const focusable = this.rovingTargets();
-    const first = focusable.find((el) => el.dataset.target === this.focusKey) || focusable.find((el) => el.classList.contains("bl-legal")) || focusable[0];
+    const last = focusable.find((el) => el.dataset.target === this.focusKey);
+    const playable = (el) => el && (el.classList.contains("bl-legal") || el.classList.contains("bl-selected"));
+    const first = (playable(last) && last) || focusable.find(playable) || last || focusable[0];
     if (first) first.tabIndex = 0;
   }
 
@@ -597,6 +602,7 @@ class Board {
     this.explain.classList.toggle("bl-refused", refused);
     this.explain.setAttribute("aria-live", refused ? "assertive" : "off");
     this.explain.textContent = text || "";
+    if (refused && text && this.onRefused) this.onRefused(text);
   }
 
   tap(key, el) {
@@ -701,10 +707,15 @@ class Board {
         return;
       }
     }
+    // Where a keyboard user carries on: a choice, a place to play, Step; never Back (Enter there
+    // would quietly rewind the game). With nothing to do (the end of the game, or of the
+    // timeline), the timeline itself, where arrows move and Enter changes nothing.
     const choice = this.root.querySelector(".bl-choice");
     const target = this.rovingTargets().find((el) => el.tabIndex === 0 && el.classList.contains("bl-legal"));
-    const el = choice || target || (!this.stepBtn.disabled ? this.stepBtn : this.backBtn);
-    if (el && !el.disabled) el.focus();
+    const usable = (el) => el && !el.disabled && el.getClientRects().length > 0;
+    const el = [choice, target, this.stepBtn, this.timeline].find(usable);
+    if (el) el.focus();
+    else this.root.focus();
   }
 
   onKey(e) {

@@ -19,6 +19,8 @@ const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 15000];
 /** A ping when nothing was heard for this long (ms), and how long its pong may take. */
 const PING_EVERY_MS = 20000;
 const PONG_WAIT_MS = 6000;
+/** How long the line at the top of a phone shows why a tap could not be played. */
+const TURN_SAID_MS = 4000;
 /** Close codes that mean "refused: do not try again" (unknown table, bad token or key, full, too
  *  many failed joins). */
 const REFUSED_CODES = new Set([4403, 4404, 4409, 4429]);
@@ -327,9 +329,9 @@ class ConnLine {
 
 /** The board of a page: draws frames, shows this person's errors in the board's message line. */
 class FrameBoard {
-  constructor(host, send, onNoReply) {
+  constructor(host, send, onNoReply, onRefused = null) {
     this.host = host;
-    this.app = mount(host, { send, mode: "table", onNoReply });
+    this.app = mount(host, { send, mode: "table", onNoReply, onRefused });
     this.frame = null;
     this.overShown = false;
   }
@@ -363,10 +365,11 @@ function lobbyWords(seats) {
   const taken = people.filter((s) => s.claimed).length;
   if (!people.length) return "In the lobby: every seat is a bot's. Choose the game, then start it.";
   if (taken === people.length) {
-    const all = people.length === 1 ? "the student's seat is taken" : `all ${people.length} students' seats are taken`;
-    return `In the lobby: ${all}. Start when you are ready.`;
+    const all = { 1: "the student's seat is", 2: "both students' seats are" }[people.length] || `all ${people.length} students' seats are`;
+    return `In the lobby: ${all} taken. Start when you are ready.`;
   }
-  return `In the lobby: ${taken} of ${people.length} students' seats taken, students are joining. Choose the game, then start it.`;
+  const waiting = taken === 0 ? "waiting for students to join" : "students are joining";
+  return `In the lobby: ${taken} of ${people.length} students' seats taken, ${waiting}. Choose the game, then start it.`;
 }
 
 /** A seat as every page names it: the engine's number (Seat 0 is the first), then who sits
@@ -386,7 +389,12 @@ function tableNotice(frame) {
   const t = frame.table || {};
   const phase = phaseOf(frame);
   if (phase === "paused" || t.paused) return "The host has paused the game.";
-  if (phase === "over") return "The game is over. The scores below say where the points came from.";
+  if (phase === "over") {
+    // who won, in the board's own words ("Game over: Ana wins with 12 points.")
+    const now = ((frame.status && frame.status.now) || "").trim();
+    const result = now.startsWith("Game over: ") ? "The game is over: " + now.slice(11) : "The game is over." + (now ? " " + now : "");
+    return result + " The scores below say where the points came from.";
+  }
   if (phase === "closed") return "This table has closed.";
   if (t.holding) return "Waiting for the host to continue: " + t.holding;
   return "";
@@ -492,6 +500,7 @@ class Seat {
         this.boardBox,
         (msg) => this.sendFromBoard(msg),
         () => this.noReply(),
+        (text) => this.tapRefused(text),
       );
       // The event log's entries travel only while it is open (as in the notebook).
       this.board.board.log.addEventListener("toggle", () => {
@@ -590,6 +599,31 @@ class Seat {
     }
   }
 
+  /** The line at the top of a narrow screen: on this seat's move, what the game asks of it
+   * (the board's status), else whose move it is. */
+  drawTurn(frame) {
+    clearTimeout(this.turnTimer);
+    this.turn.classList.remove("tl-said");
+    const mine = Boolean(frame.moves && frame.moves.length);
+    const hint = (frame.status && frame.status.hint) || "";
+    const t = frame.table || {};
+    const now = (frame.status && frame.status.now) || "";
+    this.turn.hidden = !(hint && phaseOf(frame) === "playing" && !t.holding && frame.view);
+    this.turn.textContent = this.turn.hidden ? "" : mine && now ? `Your move: ${now}` : hint;
+    this.turn.classList.toggle("tl-mine", mine && !this.turn.hidden);
+  }
+
+  /** A tap the board could not play: its reason is in the board's line beside the board, far
+   * below on a phone, so the line at the top says it too for a few seconds. */
+  tapRefused(text) {
+    if (this.turn.hidden || !this.turn.getClientRects().length || !this.board) return;
+    this.turn.textContent = text;
+    this.turn.classList.add("tl-said");
+    clearTimeout(this.turnTimer);
+    const frame = this.board.frame;
+    this.turnTimer = setTimeout(() => frame === this.board.frame && this.drawTurn(frame), TURN_SAID_MS);
+  }
+
   draw(frame) {
     if (!frame) return;
     const phase = phaseOf(frame);
@@ -599,13 +633,7 @@ class Seat {
     const mine = Boolean(frame.moves && frame.moves.length);
     document.title = `${mine ? "● Your move · " : ""}Table ${this.code} · bus_lab`;
     // whose move it is, while the game goes on (the notice above says the rest)
-    const hint = (frame.status && frame.status.hint) || "";
-    const t = frame.table || {};
-    const now = (frame.status && frame.status.now) || "";
-    this.turn.hidden = !(hint && phase === "playing" && !t.holding && frame.view);
-    // on this seat's move, what the game asks of it (the board's status), else whose move it is
-    this.turn.textContent = this.turn.hidden ? "" : mine && now ? `Your move: ${now}` : hint;
-    this.turn.classList.toggle("tl-mine", mine && !this.turn.hidden);
+    this.drawTurn(frame);
     if (phase === "lobby" || !frame.view) {
       this.lobby.hidden = false;
       this.boardBox.hidden = true;
@@ -1070,7 +1098,8 @@ class HostPage {
     const live = phase === "playing" || phase === "paused";
     this.seatList.replaceChildren(
       ...seats.map((s) => {
-        const kind = s.kind === "away" ? `away: the ${s.bot || ""} bot plays`.replace("  ", " ") : s.kind === "bot" ? `${s.bot || ""} bot`.trim() : "person";
+        const bot = (s.bot || "").replace(/_/g, " "); // as the Bot menu writes it
+        const kind = s.kind === "away" ? `away: the ${bot} bot plays`.replace("  ", " ") : s.kind === "bot" ? `${bot} bot`.trim() : "person";
         let online = "";
         if (s.kind !== "bot") online = s.connected ? "connected" : s.claimed ? "not connected" : "nobody yet";
         const acts = [];
@@ -1243,18 +1272,17 @@ class HostPage {
     const seedText = (this.form.querySelector("#tl-seed") || { value: "" }).value.trim();
     const seed = seedText === "" ? null : Number(seedText);
     if (gameChanged) {
-      // another game: its own defaults, but the same number of players and the same people's
-      // seats when it allows them (as players_kept in table.py; the host frame has every
-      // game's options)
+      // another game: its own defaults, but the same number of players (or the nearest it
+      // allows) and the same people's seats (as players_kept in table.py; the host frame has
+      // every game's options)
       const params = this.params(frame, game);
       const players = params.find((p) => p.name === "players");
       const before = lobby.people || [true];
-      const joined = (lobby.seats || []).filter((s) => s.claimed).length;
       let n = before.length;
       const options = {};
       if (players && players.bounds) {
         const [low, high] = players.bounds;
-        if (n < low || n > high) n = Math.min(Math.max(players.default, joined, low), high);
+        n = Math.min(Math.max(n, low), high);
         options.players = n;
       }
       const people = Array.from({ length: n }, (_, i) => (i < before.length ? before[i] : true));
