@@ -251,6 +251,8 @@ def test_the_controls_change_the_tables_phase(make_host):
     assert table_value(host, lambda t: t.phase) == "playing" == host.phase
     assert not host.lobby_panel.is_open and host.lobby["game"].disabled  # the lobby is over
     assert "The table says: The game has started." in host.status.value  # its notice
+    # and what the game waits for: Ana's move (the bots and the draws go at once)
+    wait_for(lambda: "Playing. Waiting for Ana to move." in host.status.value)
     assert b["start"].disabled and not b["pause"].disabled
     b["pause"].click()
     assert table_value(host, lambda t: t.phase) == "paused" == host.phase

@@ -1037,6 +1037,9 @@ class TableHost:
         status = lobby_words(snap.get("seats", [])) if phase == "lobby" else PHASE_TEXT.get(phase, phase)
         if snap.get("holding"):
             status += f" {snap['holding']}"
+        elif phase == "playing":  # what the game waits for (whose move, a draw), as the projector says
+            hint = ((snap.get("projector") or {}).get("status") or {}).get("hint")
+            status += f" {hint}" if hint else ""
         notice = snap.get("notice")
         self.status.value = f'<div role="status"><b>{html.escape(status)}</b></div>' + (
             f"<div>The table says: {html.escape(str(notice))}</div>" if notice else ""

@@ -228,6 +228,8 @@ def test_the_host_sets_up_runs_and_closes_a_table(server, device):
     # start; pause and resume
     page.click('[data-command="start"]')
     ana.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    # the host's line says what the game waits for (whose move, a draw)
+    page.wait_for_function("() => /Playing\\. \\S/.test(document.getElementById('tl-phase').textContent)")
     page.click('[data-command="pause"]')
     ana.page.wait_for_selector(".tl-notice:has-text('paused')")
     # while paused (so the bots wait too): Ana's seat to a bot and back
