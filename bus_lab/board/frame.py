@@ -35,6 +35,7 @@ from typing import Any
 from bus_lab.engine.core import State
 from bus_lab.engine.events import Event
 from bus_lab.engine.moves import Move
+from bus_lab.engine.words import points_text
 
 #: The key of a target that stands for "the choices beside the board" (moves with an empty path).
 PANEL = ""
@@ -230,7 +231,7 @@ def scores_table(
     if winners:
         names = " and ".join(name_of(s) for s in winners)
         verb = "share the win" if len(winners) > 1 else "wins"
-        result = f"Result: {names} {verb} with {returns[winners[0]]} points."
+        result = f"Result: {names} {verb} with {points_text(returns[winners[0]])}."
     else:
         result = "No winner yet: the game is in progress."
     rule = "lowest total wins" if game.lower_score_wins else "highest total wins"

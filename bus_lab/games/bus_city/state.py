@@ -28,6 +28,7 @@ from typing import Any
 
 from bus_lab.engine.core import CHANCE, TERMINAL, State
 from bus_lab.engine.moves import Move
+from bus_lab.engine.words import points_text
 from bus_lab.games.bus_city import grid as G
 from bus_lab.games.bus_city import moves as M
 from bus_lab.games.bus_city.components import Sheet
@@ -971,7 +972,7 @@ class BusCityState(State):
             verb = "wins" if len(winners) == 1 else "share the win"
             return (
                 f"Game over: {' and '.join(seat_name(s) for s in winners)} {verb} with "
-                f"{self.points(winners[0])} points."
+                f"{points_text(self.points(winners[0]))}."
             )
         if node is Ph.STREET:
             slot = G.SLOTS[self._setup_slot()]

@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 
 from bus_lab.engine.core import CHANCE, TERMINAL, State
 from bus_lab.engine.moves import Move
+from bus_lab.engine.words import points_text
 from bus_lab.games.busstop.components import (
     END_BONUS_POINTS,
     END_BONUS_REQUIREMENTS,
@@ -962,7 +963,7 @@ class BusstopState(State):
             winners = self.winners()
             names = " and ".join(self.name(s) for s in winners)
             verb = "share the win" if len(winners) > 1 else "wins"
-            return f"Game over: {names} {verb} with {self.returns()[winners[0]]} points."
+            return f"Game over: {names} {verb} with {points_text(self.returns()[winners[0]])}."
         r = f"Round {self.round} of {ROUNDS}"
         if node is BusstopPhase.LINEUP:
             return f"{r}: turn up passenger {len(self.lineup) + 1} of {self.zone.passengers} for the line-up."

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bus_lab.engine.events import Event
+from bus_lab.engine.words import points_text
 from bus_lab.games.ride_the_bus import cards as C
 from bus_lab.games.ride_the_bus.moves import QUESTIONS
 
@@ -69,7 +70,7 @@ def _score_tie(d: Data) -> str:
     winners, best = d["winners"], d["points"]
     if len(winners) > 1:
         return f"{_seats(winners)} tie on {best} points and share the win."
-    return f"{seat_name(winners[0])} wins alone with {best} points."
+    return f"{seat_name(winners[0])} wins alone with {points_text(best)}."
 
 
 def _deck_empty(d: Data) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 
 from bus_lab.engine.core import CHANCE, TERMINAL, State
 from bus_lab.engine.moves import Move
+from bus_lab.engine.words import points_text
 from bus_lab.games.ride_the_bus import cards as C
 from bus_lab.games.ride_the_bus import moves as M
 from bus_lab.games.ride_the_bus import narrate, views
@@ -856,7 +857,7 @@ class RideTheBusState(State):
                 if not winners:
                     return f"Game over: the lone rider never made {self.target} in a row and loses."
                 return f"Game over: {' and '.join(winners)} {verb} with a streak of {max(self.ride_best)}."
-            return f"Game over: {' and '.join(winners)} {verb} with {min(self.points)} points."
+            return f"Game over: {' and '.join(winners)} {verb} with {points_text(min(self.points))}."
         if node is P.GUESS:
             q = QUESTIONS[self.q_round]
             return f"{seat_name(self.q_seat)}, Q{q.number} for {q.points} point{'s' if q.points > 1 else ''}: {q.text}?"
