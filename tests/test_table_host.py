@@ -304,6 +304,10 @@ def test_continue_lets_the_table_go_on_after_it_holds(make_host):
         held += 1
     assert held > 0, "a pyramid flip that matches someone makes the table wait for Continue"
     assert host.phase == "over"
+    # the panel says who won, in the game's own words
+    result = table_value(host, lambda t: t.session.state.status())
+    assert result.startswith("Game over: ")
+    wait_for(lambda: result in html.unescape(host.status.value))
 
 
 def test_errors_show_in_the_message_line_never_as_a_traceback(make_host):

@@ -1037,9 +1037,10 @@ class TableHost:
         status = lobby_words(snap.get("seats", [])) if phase == "lobby" else PHASE_TEXT.get(phase, phase)
         if snap.get("holding"):
             status += f" {snap['holding']}"
-        elif phase == "playing":  # what the game waits for (whose move, a draw), as the projector says
-            hint = ((snap.get("projector") or {}).get("status") or {}).get("hint")
-            status += f" {hint}" if hint else ""
+        elif phase in ("playing", "over"):  # whose move (or a draw), then who won: as the projector says
+            said = (snap.get("projector") or {}).get("status") or {}
+            words = said.get("hint") if phase == "playing" else said.get("now")
+            status += f" {words}" if words else ""
         notice = snap.get("notice")
         self.status.value = f'<div role="status"><b>{html.escape(status)}</b></div>' + (
             f"<div>The table says: {html.escape(str(notice))}</div>" if notice else ""

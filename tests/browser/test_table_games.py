@@ -295,6 +295,11 @@ def test_a_whole_game_at_the_table(server, contexts, game, options, devices):
             assert points == returns, (student.name, points, returns)
             assert student.latest()["scores"]["rows"], student.name
         projector.page.wait_for_function("() => document.body.dataset.phase === 'over'")
+        # the host's line says who won
+        host.page.wait_for_function(
+            "(t) => document.getElementById('tl-phase').textContent.includes(t)",
+            arg=students[0].latest()["status"]["now"],
+        )
         # the projector got the public view only: no moves, nobody's seat
         assert projector.frames and all(
             f["moves"] == [] and f["table"]["you"] is None for f in projector.frames

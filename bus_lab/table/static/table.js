@@ -1023,6 +1023,7 @@ class HostPage {
     let text = (t.title ? t.title + ". " : "") + (words[phase] || phase);
     if (t.holding) text += " Waiting for you: " + t.holding;
     else if (phase === "playing" && frame.status && frame.status.hint) text += " " + frame.status.hint; // whose move
+    else if (phase === "over" && frame.status && frame.status.now) text += " " + frame.status.now; // who won
     this.phaseLine.textContent = text;
     this.drawControls(phase, t, frame);
     this.drawSeats(lobby.seats || [], phase);
