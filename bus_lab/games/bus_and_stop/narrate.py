@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bus_lab.engine.events import Event
-from bus_lab.engine.words import points_text
 from bus_lab.games.bus_and_stop.components import BUS_SEATS, STOP_SIZE
 
 __all__ = ["narrate", "NARRATORS", "seat_name", "plural", "place"]
@@ -247,7 +246,7 @@ def _win(d: dict[str, Any]) -> str:
     scores, tied, winners, best = d["scores"], d["tied"], d["winners"], d["best"]
     text = ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(scores))
     if len(tied) == 1:
-        return f"Final scores: {text}. {seat_name(tied[0])} wins with {points_text(best)}."
+        return f"Final scores: {text}. {seat_name(tied[0])} wins with {plural(best, 'point')}."
     names = " and ".join(seat_name(s) for s in tied)
     extra = d["tie_break"]
     if len(winners) == 1:

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bus_lab.engine.events import Event
-from bus_lab.engine.words import points_text
 
 __all__ = ["narrate", "seat_name", "plural", "NARRATORS"]
 
@@ -249,7 +248,7 @@ def _win(d: Data) -> str:
     winners, tied, best = d["winners"], d["tied"], d["best"]
     names = _names(winners)
     if len(tied) == 1:
-        return f"{names} wins with {points_text(best)}."
+        return f"{names} wins with {plural(best, 'point')}."
     if len(winners) == 1:
         return (
             f"{_names(tied)} tie on {best} points; {names} has the most complete "
